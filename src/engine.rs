@@ -1,0 +1,551 @@
+//! [`Engine`]: the domains, the propagators and the queue that runs them to
+//! a fixpoint.
+//!
+//! # State
+//!
+//! The whole search state is one `Vec<u64>`: the domains (one word a
+//! variable, in declaration order) followed by the propagators' state words.
+//! Saving and restoring a search node is one copy of that slice
+//! ([`Engine::save`], [`Engine::restore`]); nothing is trailed.
+//!
+//! # Scheduling
+//!
+//! Propagators are numbered by [`Priority`] first and posting order second,
+//! and the queue is a bitset of those numbers. The engine always runs the
+//! lowest-numbered queued propagator: so every cheaper class runs before a
+//! dearer one, and inside a class the earlier-posted constraint runs first.
+//! This order is fixed by the model alone, so the trace is too.
+//!
+//! A domain change queues the change's subscribers (a propagator already
+//! queued is not queued twice: it is one bit). A propagator that reports
+//! [`Status::Fixpoint`] is taken off the queue again if its own changes put
+//! it there.
+//!
+//! At construction every propagator is queued, so the first
+//! [`Engine::propagate`] computes the root fixpoint.
+//!
+//! # Post-time simplification
+//!
+//! `Engine::new` posts no propagator for a constraint that always holds
+//! (`x = x`), and an always-empty unary one for a constraint that never does
+//! (`x != x`), so the conflict is still reported against it.
+
+use fixedbitset::FixedBitSet;
+
+use crate::domain::Domain;
+use crate::model::{Constraint, ConstraintId, Model, Strength, VarId};
+use crate::observer::Observer;
+use crate::propagators::{
+    AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
+    Event, InSet, Less, NotDistance, Offset, Priority, PruneSink, Status, Subscriptions, Wakeups,
+};
+
+/// The propagation engine for one [`Model`]: current domains, propagators,
+/// subscriptions and queue.
+///
+/// Most users go through [`Solver`](crate::Solver); the engine is the
+/// lower-level door for embedders who run their own search.
+///
+/// ```
+/// use bitfd::{Engine, Model};
+///
+/// let mut m = Model::new();
+/// let x = m.int_var("x", 1, 5)?;
+/// let y = m.int_var("y", 1, 5)?;
+/// m.offset(x, y, 3)?; // x = y + 3
+/// let mut engine = Engine::new(&m);
+/// assert!(engine.propagate().is_ok());
+/// assert_eq!(engine.dom(x).to_string(), "{4,5}");
+/// assert_eq!(engine.dom(y).to_string(), "{1,2}");
+/// # Ok::<(), bitfd::ModelError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Engine {
+    /// The model's tag, for making [`VarId`]s.
+    model: u32,
+    /// The number of variables: `state[..vars]` are the domains.
+    vars: usize,
+    /// Domains, then propagator state words. Between calls the queue is
+    /// empty and every domain is non-empty, except after a conflict.
+    state: Vec<u64>,
+    /// The state at the root, before any propagation.
+    root: Vec<u64>,
+    /// Propagators in queue order.
+    props: Vec<AnyPropagator>,
+    /// `origin[p]`: the constraint propagator `p` enforces.
+    origin: Vec<ConstraintId>,
+    /// `by_constraint[c]`: the propagator of constraint `c`, if any.
+    by_constraint: Vec<Option<u32>>,
+    /// `state_range[p]`: where propagator `p`'s state words are in `state`.
+    state_range: Vec<(u32, u32)>,
+    /// Per variable: `[start, end_changed, end_bounds, end_fixed]` into `wake_list`.
+    wake_index: Vec<[u32; 4]>,
+    wake_list: Vec<u32>,
+    /// The queue: bit `p` set means propagator `p` is waiting to run.
+    queue: Vec<u64>,
+    /// The propagators that take part; a disabled one is never queued.
+    enabled: Vec<u64>,
+    /// Propagator runs so far.
+    propagations: u64,
+}
+
+impl Engine {
+    /// Builds the engine for `model`, with every propagator queued.
+    pub fn new(model: &Model) -> Engine {
+        let vars = model.len();
+        let mut props: Vec<(Priority, usize, ConstraintId, AnyPropagator)> =
+            Vec::with_capacity(model.constraint_count());
+        for (id, c) in model.constraints() {
+            if let Some(p) = build(c) {
+                let priority = p.as_dyn().priority();
+                props.push((priority, id.index(), id, p));
+            }
+        }
+        // Queue order: cheap classes first, posting order inside a class.
+        props.sort_by_key(|&(priority, posted, _, _)| (priority, posted));
+
+        let mut origin = Vec::with_capacity(props.len());
+        let mut by_constraint = vec![None; model.constraint_count()];
+        let mut state_range = Vec::with_capacity(props.len());
+        let mut next_word = vars as u32;
+        let mut subs = Subscriptions::collecting();
+        // (variable, event, propagator) triples, to be grouped by variable.
+        let mut triples: Vec<(u32, Event, u32)> = Vec::new();
+        let mut built = Vec::with_capacity(props.len());
+        for (p, (_, _, id, prop)) in props.into_iter().enumerate() {
+            let p = p as u32;
+            origin.push(id);
+            by_constraint[id.index()] = Some(p);
+            let words = prop.as_dyn().state_words() as u32;
+            state_range.push((next_word, next_word + words));
+            next_word += words;
+            prop.as_dyn().subscribe(&mut subs);
+            triples.extend(subs.take().map(|(x, e)| (x.index() as u32, e, p)));
+            built.push(prop);
+        }
+
+        // Each variable's list holds the Changed subscribers, then Bounds,
+        // then Fixed, so that an event wakes a prefix of it.
+        triples.sort_unstable_by_key(|&(x, e, p)| (x, e, p));
+        triples.dedup_by_key(|t| (t.0, t.2));
+        let mut wake_index = vec![[0u32; 4]; vars];
+        let mut wake_list = Vec::with_capacity(triples.len());
+        let mut t = 0;
+        for (x, slot) in wake_index.iter_mut().enumerate() {
+            let start = wake_list.len() as u32;
+            let mut ends = [start; 3];
+            while t < triples.len() && triples[t].0 as usize == x {
+                let (_, e, p) = triples[t];
+                wake_list.push(p);
+                let end = wake_list.len() as u32;
+                // This subscriber is woken by its event and every stronger one.
+                for (k, slot_end) in ends.iter_mut().enumerate() {
+                    if e <= event_at(k) {
+                        *slot_end = end;
+                    }
+                }
+                t += 1;
+            }
+            // Stronger events wake at least what weaker ones do.
+            ends[1] = ends[1].max(ends[0]);
+            ends[2] = ends[2].max(ends[1]);
+            *slot = [start, ends[0], ends[1], ends[2]];
+        }
+
+        let mut state = vec![0u64; next_word as usize];
+        for (slot, d) in state.iter_mut().zip(model.domains()) {
+            *slot = d.bits();
+        }
+        let words = built.len().div_ceil(64);
+        let mut enabled = vec![u64::MAX; words];
+        if built.len() % 64 != 0 {
+            enabled[words - 1] = (1u64 << (built.len() % 64)) - 1;
+        }
+        let mut engine = Engine {
+            model: model.tag(),
+            vars,
+            root: state.clone(),
+            state,
+            props: built,
+            origin,
+            by_constraint,
+            state_range,
+            wake_index,
+            wake_list,
+            queue: vec![0; words],
+            enabled,
+            propagations: 0,
+        };
+        engine.queue.copy_from_slice(&engine.enabled);
+        engine
+    }
+
+    /// The number of variables.
+    pub fn len(&self) -> usize {
+        self.vars
+    }
+
+    /// Whether the model has no variables.
+    pub fn is_empty(&self) -> bool {
+        self.vars == 0
+    }
+
+    /// The current domain of `x`.
+    ///
+    /// # Panics
+    ///
+    /// If `x` is not a variable of the engine's model.
+    #[inline]
+    pub fn dom(&self, x: VarId) -> Domain {
+        Domain::from_bits(self.state[x.index()])
+    }
+
+    /// The variable with declaration index `i`.
+    ///
+    /// # Panics
+    ///
+    /// If `i` is not below [`Engine::len`].
+    pub fn var_at(&self, i: usize) -> VarId {
+        assert!(i < self.vars, "variable index out of range");
+        VarId::new(self.model, i as u32)
+    }
+
+    /// The current domains, indexed by [`VarId::index`].
+    pub fn domains(&self) -> impl ExactSizeIterator<Item = Domain> + '_ {
+        self.state[..self.vars]
+            .iter()
+            .map(|&d| Domain::from_bits(d))
+    }
+
+    /// The number of propagator runs since the engine was built.
+    pub fn propagations(&self) -> u64 {
+        self.propagations
+    }
+
+    /// The number of propagators (a constraint simplified away has none).
+    pub fn propagator_count(&self) -> usize {
+        self.props.len()
+    }
+
+    /// Narrows `x` to the values also in `keep`, queuing its subscribers (a
+    /// search decision, or a user's own). Returns false, leaving the domain
+    /// as it was, if no value would be left.
+    pub fn restrict(&mut self, x: VarId, keep: Domain) -> bool {
+        let (doms, rest) = self.state.split_at_mut(self.vars);
+        let wakeups = Wakeups {
+            index: &self.wake_index,
+            list: &self.wake_list,
+        };
+        let mut ctx = Ctx::new(doms, &mut rest[..0], &mut self.queue, wakeups, None);
+        let ok = ctx.restrict(x, keep).is_ok();
+        self.mask_disabled();
+        ok
+    }
+
+    /// Runs queued propagators until none is queued (a fixpoint) or one fails.
+    ///
+    /// Postcondition: the queue is empty, also after a conflict.
+    ///
+    /// # Errors
+    ///
+    /// The constraint whose propagator found the conflict. The domains are
+    /// then partly narrowed: restore a saved state before going on.
+    pub fn propagate(&mut self) -> Result<(), ConstraintId> {
+        self.propagate_observed(&mut ())
+    }
+
+    /// [`Engine::propagate`], reporting runs, prunings and the conflict to
+    /// `observer`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::propagate`].
+    pub fn propagate_observed<O: Observer>(
+        &mut self,
+        observer: &mut O,
+    ) -> Result<(), ConstraintId> {
+        let (doms, prop_state) = self.state.split_at_mut(self.vars);
+        let wakeups = Wakeups {
+            index: &self.wake_index,
+            list: &self.wake_list,
+        };
+        loop {
+            // Pop the lowest queued propagator.
+            let Some(word) = self.queue.iter().position(|&w| w != 0) else {
+                return Ok(());
+            };
+            let bits = self.queue[word];
+            let bit = bits.trailing_zeros() as usize;
+            self.queue[word] = bits & (bits - 1);
+            let p = word * 64 + bit;
+            self.propagations += 1;
+
+            let (start, end) = self.state_range[p];
+            let state = &mut prop_state[start as usize - self.vars..end as usize - self.vars];
+            let by = self.origin[p];
+            let result = if O::PROPAGATION {
+                let mut sink = Forward {
+                    observer: &mut *observer,
+                    by,
+                };
+                let mut ctx = Ctx::new(doms, state, &mut self.queue, wakeups, Some(&mut sink));
+                self.props[p].propagate(&mut ctx)
+            } else {
+                let mut ctx = Ctx::new(doms, state, &mut self.queue, wakeups, None);
+                self.props[p].propagate(&mut ctx)
+            };
+            match result {
+                Ok(status) => {
+                    // Fixpoint: whatever queued p since it was popped was p itself.
+                    if status == Status::Fixpoint {
+                        self.queue[word] &= !(1u64 << bit);
+                    }
+                    // Disabled propagators may have been woken; drop them.
+                    for (q, e) in self.queue.iter_mut().zip(&self.enabled) {
+                        *q &= e;
+                    }
+                    if O::PROPAGATION {
+                        observer.propagated(by);
+                    }
+                }
+                Err(_) => {
+                    self.queue.fill(0);
+                    observer.conflict(by);
+                    return Err(by);
+                }
+            }
+        }
+    }
+
+    /// The number of `u64` words [`Engine::save`] writes.
+    pub fn state_len(&self) -> usize {
+        self.state.len()
+    }
+
+    /// Copies the current state (domains and propagator state) into `into`,
+    /// which must be [`Engine::state_len`] words long.
+    ///
+    /// # Panics
+    ///
+    /// If `into` has the wrong length.
+    #[inline]
+    pub fn save(&self, into: &mut [u64]) {
+        into.copy_from_slice(&self.state);
+    }
+
+    /// Makes a state saved by [`Engine::save`] current again, with an empty
+    /// queue.
+    ///
+    /// # Panics
+    ///
+    /// If `from` has the wrong length.
+    #[inline]
+    pub fn restore(&mut self, from: &[u64]) {
+        self.state.copy_from_slice(from);
+        self.queue.fill(0);
+    }
+
+    /// Goes back to the root: the model's initial domains, every enabled
+    /// propagator queued, as after [`Engine::new`].
+    pub fn reset(&mut self) {
+        self.state.copy_from_slice(&self.root);
+        self.queue.copy_from_slice(&self.enabled);
+    }
+
+    /// Switches constraint `c` on or off; takes effect at the next
+    /// [`Engine::reset`]. A generator that drops clues one at a time builds
+    /// the engine once and switches clues off instead of rebuilding.
+    /// Returns false if `c` has no propagator (it was simplified away).
+    pub fn set_enabled(&mut self, c: ConstraintId, on: bool) -> bool {
+        let Some(Some(p)) = self.by_constraint.get(c.index()).copied() else {
+            return false;
+        };
+        let (word, bit) = (p as usize / 64, p % 64);
+        if on {
+            self.enabled[word] |= 1 << bit;
+        } else {
+            self.enabled[word] &= !(1 << bit);
+        }
+        true
+    }
+
+    /// Whether constraint `c` takes part in propagation.
+    pub fn is_enabled(&self, c: ConstraintId) -> bool {
+        match self.by_constraint.get(c.index()).copied().flatten() {
+            Some(p) => self.enabled[p as usize / 64] >> (p % 64) & 1 == 1,
+            None => false,
+        }
+    }
+
+    fn mask_disabled(&mut self) {
+        for (q, e) in self.queue.iter_mut().zip(&self.enabled) {
+            *q &= e;
+        }
+    }
+
+    /// The constraints of the model that have a propagator, as a bitset over
+    /// constraint ids.
+    pub fn constraints_with_propagators(&self) -> FixedBitSet {
+        let mut set = FixedBitSet::with_capacity(self.by_constraint.len());
+        for (c, p) in self.by_constraint.iter().enumerate() {
+            set.set(c, p.is_some());
+        }
+        set
+    }
+}
+
+/// The event that the `k`-th prefix of a wake list answers: 0 Changed,
+/// 1 Bounds, 2 Fixed.
+fn event_at(k: usize) -> Event {
+    [Event::Changed, Event::Bounds, Event::Fixed][k]
+}
+
+/// Hands the context's prunings to the observer with the running constraint.
+struct Forward<'o, O> {
+    observer: &'o mut O,
+    by: ConstraintId,
+}
+
+impl<O: Observer> PruneSink for Forward<'_, O> {
+    fn pruned(&mut self, x: VarId, before: Domain, after: Domain) {
+        self.observer.pruned(self.by, x, before, after);
+    }
+}
+
+/// The propagator for one constraint; `None` when it always holds.
+fn build(constraint: &Constraint) -> Option<AnyPropagator> {
+    let unary = |x: VarId, set: Domain| Some(AnyPropagator::InSet(InSet { x, set }));
+    // For a binary constraint on one variable twice: whether it holds.
+    let never = |x: VarId| unary(x, Domain::EMPTY);
+    match *constraint {
+        Constraint::EqualValue { x, v } => unary(x, Domain::singleton(v as u8)),
+        Constraint::NotEqualValue { x, v } => unary(x, !Domain::singleton(v as u8)),
+        Constraint::InSet { x, set } => unary(x, set),
+        Constraint::Equal { x, y } if x == y => None,
+        Constraint::Equal { x, y } => Some(AnyPropagator::Equal(Equal { x, y })),
+        Constraint::NotEqual { x, y } if x == y => never(x),
+        Constraint::NotEqual { x, y } => {
+            Some(AnyPropagator::NotDistance(NotDistance { x, y, c: 0 }))
+        }
+        Constraint::Offset { x, y, c } if x == y => (c != 0).then(|| never(x)).flatten(),
+        Constraint::Offset { x, y, c } => Some(AnyPropagator::Offset(Offset { x, y, c })),
+        Constraint::Distance { x, y, c } if x == y => (c != 0).then(|| never(x)).flatten(),
+        Constraint::Distance { x, y, c } => {
+            Some(AnyPropagator::Distance(Distance { x, y, c: c as u32 }))
+        }
+        Constraint::NotDistance { x, y, c } if x == y => (c == 0).then(|| never(x)).flatten(),
+        Constraint::NotDistance { x, y, c } => Some(AnyPropagator::NotDistance(NotDistance {
+            x,
+            y,
+            c: c as u32,
+        })),
+        // x < x + c holds iff c > 0.
+        Constraint::Less { x, y, c } if x == y => (c <= 0).then(|| never(x)).flatten(),
+        Constraint::Less { x, y, c } => Some(AnyPropagator::Less(Less { x, y, c })),
+        Constraint::AllDifferent {
+            ref vars,
+            ref offsets,
+            strength,
+        } => {
+            if vars.len() < 2 {
+                return None;
+            }
+            let vars: Box<[VarId]> = vars.as_slice().into();
+            let offsets: Box<[i32]> = if offsets.iter().all(|&o| o == 0) {
+                Box::default()
+            } else {
+                offsets.as_slice().into()
+            };
+            Some(match strength {
+                Strength::Value => {
+                    AnyPropagator::AllDifferentValue(AllDifferentValue { vars, offsets })
+                }
+                Strength::Domain => {
+                    let repeats = (0..vars.len()).any(|i| vars[..i].contains(&vars[i]));
+                    AnyPropagator::AllDifferentDomain(AllDifferentDomain {
+                        vars,
+                        offsets,
+                        repeats,
+                    })
+                }
+            })
+        }
+        Constraint::EachValueHeld { ref vars, values } => {
+            if values.is_empty() {
+                return None;
+            }
+            Some(AnyPropagator::EachValueHeld(EachValueHeld {
+                vars: vars.as_slice().into(),
+                values,
+            }))
+        }
+        Constraint::Custom(ref p) => Some(AnyPropagator::Custom(p.clone())),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn simplifies_constraints_on_one_variable_twice() {
+        let mut m = Model::new();
+        let x = m.int_var("x", 1, 3).expect("valid");
+        m.equal(x, x).expect("valid");
+        m.less_eq(x, x).expect("valid");
+        m.distance(x, x, 0).expect("valid");
+        let engine = Engine::new(&m);
+        assert_eq!(engine.propagator_count(), 0);
+
+        let mut m = Model::new();
+        let x = m.int_var("x", 1, 3).expect("valid");
+        m.less(x, x).expect("valid");
+        let bad = m.not_equal(x, x).expect("valid");
+        let mut engine = Engine::new(&m);
+        // Both never hold; the first one posted reports the conflict.
+        assert_eq!(engine.propagate(), Err(ConstraintId::from_index(0)));
+        let _ = bad;
+    }
+
+    #[test]
+    fn queue_is_empty_after_a_conflict() {
+        let mut m = Model::new();
+        let x = m.int_var("x", 1, 3).expect("valid");
+        let y = m.int_var("y", 1, 3).expect("valid");
+        m.less(x, y).expect("valid");
+        m.less(y, x).expect("valid");
+        let mut engine = Engine::new(&m);
+        assert!(engine.propagate().is_err());
+        assert!(engine.queue.iter().all(|&w| w == 0));
+    }
+
+    #[test]
+    fn disabled_constraints_do_not_propagate() {
+        let mut m = Model::new();
+        let x = m.int_var("x", 1, 3).expect("valid");
+        let c = m.equal_value(x, 2).expect("valid");
+        let mut engine = Engine::new(&m);
+        assert!(engine.set_enabled(c, false));
+        engine.reset();
+        engine.propagate().expect("no conflict");
+        assert_eq!(engine.dom(x), Domain::range(1, 3));
+        engine.set_enabled(c, true);
+        engine.reset();
+        engine.propagate().expect("no conflict");
+        assert_eq!(engine.dom(x), Domain::singleton(2));
+    }
+
+    #[test]
+    fn counts_propagator_runs() {
+        let mut m = Model::new();
+        let x = m.int_var("x", 1, 3).expect("valid");
+        let y = m.int_var("y", 1, 3).expect("valid");
+        m.equal(x, y).expect("valid");
+        m.equal_value(x, 2).expect("valid");
+        let mut engine = Engine::new(&m);
+        engine.propagate().expect("no conflict");
+        // in-set once, equal once (woken by in-set, it was still queued).
+        assert_eq!(engine.propagations(), 2);
+        assert_eq!(engine.dom(y), Domain::singleton(2));
+    }
+}

@@ -1,0 +1,53 @@
+//! bitfd: a finite-domain constraint propagation engine for small domains.
+//!
+//! Every domain is one `u64` bitmask over the values `0..=63`, so a domain
+//! operation is a machine instruction or two. Propagators run on an event
+//! queue to a fixpoint; search is depth-first with binary branching and
+//! counts every node of its tree, deterministically.
+//!
+//! ```
+//! use bitfd::{Model, SearchOptions, Solver, Strength};
+//!
+//! // Three houses; the cat lives left of the dog, the bird not next to the cat.
+//! let mut m = Model::new();
+//! let cat = m.int_var("cat", 1, 3)?;
+//! let dog = m.int_var("dog", 1, 3)?;
+//! let bird = m.int_var("bird", 1, 3)?;
+//! m.all_different(&[cat, dog, bird], Strength::Domain)?;
+//! let left = m.less(cat, dog)?;
+//! m.set_label(left, "The cat lives somewhere left of the dog.");
+//! m.not_distance(bird, cat, 1)?;
+//!
+//! let outcome = Solver::new(&m).all(&SearchOptions::default());
+//! assert_eq!(outcome.solutions.len(), 1);
+//! let s = &outcome.solutions[0];
+//! assert_eq!((s[cat], s[dog], s[bird]), (1, 2, 3));
+//! # Ok::<(), bitfd::ModelError>(())
+//! ```
+//!
+//! # Contents
+//!
+//! * [`Domain`]: the bitmask value set.
+//! * [`Model`]: named variables, constraints with labels, [`ModelError`].
+//! * [`propagators`]: the propagator contract and how to write your own.
+//! * [`Engine`]: the event queue and the fixpoint loop.
+//! * [`Solver`], [`SearchOptions`], [`Outcome`], [`Stats`]: search.
+//! * [`Observer`]: watch the search tree and the propagation as they happen.
+
+#![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
+
+mod domain;
+mod engine;
+mod model;
+mod observer;
+pub mod propagators;
+mod search;
+
+pub use domain::{Domain, Values};
+pub use engine::Engine;
+pub use model::{Constraint, ConstraintId, MAX_GROUP, Model, ModelError, Strength, VarId};
+pub use observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer};
+pub use search::{
+    Mode, Outcome, SearchOptions, SearchStatus, Solution, Solutions, Solver, Stats, ValueOrder,
+    VarOrder, solve,
+};

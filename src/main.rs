@@ -1,0 +1,3 @@
+//! The `bitfd` command line.
+
+fn main() {}

@@ -1,0 +1,1002 @@
+//! [`Model`]: named variables with initial domains, and labelled constraints.
+//!
+//! The model is plain data. It validates everything a caller passes when it is
+//! passed (names, values, variables of other models, group sizes), so that an
+//! [`Engine`](crate::Engine) built from it never meets a malformed constraint.
+//! It knows nothing of propagation or search.
+//!
+//! Invariants, established by the methods that add to a model:
+//! * every [`VarId`] in a constraint belongs to this model;
+//! * every initial domain is non-empty and every value is in `0..=63`;
+//! * names are unique;
+//! * an all-different or each-value-held group has at most 64 variables, and
+//!   an all-different's shifted domains stay within `0..=63`.
+
+use std::fmt;
+use std::hash::BuildHasher;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
+
+use hashbrown::{DefaultHashBuilder, HashTable};
+
+use crate::domain::Domain;
+use crate::propagators::Propagator;
+
+/// A variable of one [`Model`]: a cheap, copyable handle.
+///
+/// A `VarId` remembers which model made it, so passing it to another model is
+/// an error ([`ModelError::ForeignVariable`]) rather than a silent mix-up.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct VarId {
+    /// The model that created this variable.
+    model: u32,
+    /// Position in declaration order, `0..model.len()`.
+    index: u32,
+}
+
+impl VarId {
+    pub(crate) const fn new(model: u32, index: u32) -> VarId {
+        VarId { model, index }
+    }
+
+    /// The variable's position in declaration order (0 for the first).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.index as usize
+    }
+}
+
+impl fmt::Debug for VarId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "VarId({})", self.index)
+    }
+}
+
+/// A constraint of one [`Model`], numbered in the order it was posted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ConstraintId(u32);
+
+impl ConstraintId {
+    #[cfg(test)]
+    pub(crate) const fn from_index(i: u32) -> ConstraintId {
+        ConstraintId(i)
+    }
+
+    /// The constraint's position in posting order (0 for the first).
+    #[inline]
+    pub const fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// How hard an all-different constraint works.
+///
+/// The two prune differently, so they give different search trees: value is
+/// what Oz's `FD.distinct` does, domain is Gecode's `IPL_DOM`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Strength {
+    /// When a variable is fixed, remove its value from the others.
+    Value,
+    /// Domain consistency (Régin's matching algorithm): remove every value
+    /// that belongs to no solution of the constraint, which includes every
+    /// Hall set (k variables whose union holds k values take those values
+    /// from everyone else).
+    #[default]
+    Domain,
+}
+
+impl fmt::Display for Strength {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Strength::Value => "value",
+            Strength::Domain => "domain",
+        })
+    }
+}
+
+/// A constraint as plain data. Post it with [`Model::post`] or one of the
+/// shorthand methods ([`Model::equal`], [`Model::all_different`], ...).
+///
+/// Constants are `i32` and checked when posted: values must lie in `0..=63`,
+/// offsets and distances in `-63..=63` and `0..=63`.
+#[derive(Clone, Debug)]
+#[non_exhaustive]
+pub enum Constraint {
+    /// `x = y`.
+    Equal {
+        /// Left side.
+        x: VarId,
+        /// Right side.
+        y: VarId,
+    },
+    /// `x = v`.
+    EqualValue {
+        /// The variable.
+        x: VarId,
+        /// The value, `0..=63`.
+        v: i32,
+    },
+    /// `x != y`.
+    NotEqual {
+        /// Left side.
+        x: VarId,
+        /// Right side.
+        y: VarId,
+    },
+    /// `x != v`.
+    NotEqualValue {
+        /// The variable.
+        x: VarId,
+        /// The value, `0..=63`.
+        v: i32,
+    },
+    /// `x ∈ set`.
+    InSet {
+        /// The variable.
+        x: VarId,
+        /// The allowed values.
+        set: Domain,
+    },
+    /// `x = y + c`.
+    Offset {
+        /// Left side.
+        x: VarId,
+        /// Right side's variable.
+        y: VarId,
+        /// Right side's constant, `-63..=63`.
+        c: i32,
+    },
+    /// `|x - y| = c`.
+    Distance {
+        /// First variable.
+        x: VarId,
+        /// Second variable.
+        y: VarId,
+        /// The distance, `0..=63`.
+        c: i32,
+    },
+    /// `|x - y| != c`.
+    NotDistance {
+        /// First variable.
+        x: VarId,
+        /// Second variable.
+        y: VarId,
+        /// The forbidden distance, `0..=63`.
+        c: i32,
+    },
+    /// `x < y + c`: with `c = 0` this is `x < y`, with `c = 1` it is `x <= y`.
+    Less {
+        /// Left side.
+        x: VarId,
+        /// Right side's variable.
+        y: VarId,
+        /// Right side's constant, `-63..=63`.
+        c: i32,
+    },
+    /// `vars[i] + offsets[i]` pairwise different (offsets all zero when empty).
+    AllDifferent {
+        /// The variables, at most 64.
+        vars: Vec<VarId>,
+        /// One offset a variable, or empty for none.
+        offsets: Vec<i32>,
+        /// How hard to prune.
+        strength: Strength,
+    },
+    /// Every value of `values` is taken by at least one of `vars`.
+    EachValueHeld {
+        /// The variables, at most 64.
+        vars: Vec<VarId>,
+        /// The values that must each be taken; at most `vars.len()` of them.
+        values: Domain,
+    },
+    /// A propagator written by the user; see [`Propagator`].
+    Custom(Arc<dyn Propagator + Send + Sync>),
+}
+
+impl Constraint {
+    /// A short name for the constraint's kind, as traces print it.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Constraint::Equal { .. } | Constraint::EqualValue { .. } => "equal",
+            Constraint::NotEqual { .. } | Constraint::NotEqualValue { .. } => "not-equal",
+            Constraint::InSet { .. } => "in-set",
+            Constraint::Offset { .. } => "offset",
+            Constraint::Distance { .. } => "distance",
+            Constraint::NotDistance { .. } => "not-distance",
+            Constraint::Less { .. } => "less",
+            Constraint::AllDifferent { .. } => "all-different",
+            Constraint::EachValueHeld { .. } => "each-value-held",
+            Constraint::Custom(p) => p.name(),
+        }
+    }
+
+    /// The variables the constraint mentions, in the order it names them
+    /// (for a custom propagator, in the order it subscribes).
+    pub fn vars(&self) -> Vec<VarId> {
+        match self {
+            Constraint::Equal { x, y }
+            | Constraint::NotEqual { x, y }
+            | Constraint::Offset { x, y, .. }
+            | Constraint::Distance { x, y, .. }
+            | Constraint::NotDistance { x, y, .. }
+            | Constraint::Less { x, y, .. } => vec![*x, *y],
+            Constraint::EqualValue { x, .. }
+            | Constraint::NotEqualValue { x, .. }
+            | Constraint::InSet { x, .. } => vec![*x],
+            Constraint::AllDifferent { vars, .. } | Constraint::EachValueHeld { vars, .. } => {
+                vars.clone()
+            }
+            Constraint::Custom(p) => {
+                let mut subs = crate::propagators::Subscriptions::collecting();
+                p.subscribe(&mut subs);
+                let mut vars = subs.into_vars();
+                let mut seen = Vec::with_capacity(vars.len());
+                vars.retain(|v| {
+                    let new = !seen.contains(v);
+                    seen.push(*v);
+                    new
+                });
+                vars
+            }
+        }
+    }
+
+    /// Whether the constraint holds when every variable `v` takes
+    /// `value(v)`; `None` for a custom propagator that does not say.
+    pub fn holds(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
+        let val = |x: &VarId| i32::from(value(*x));
+        Some(match self {
+            Constraint::Equal { x, y } => val(x) == val(y),
+            Constraint::EqualValue { x, v } => val(x) == *v,
+            Constraint::NotEqual { x, y } => val(x) != val(y),
+            Constraint::NotEqualValue { x, v } => val(x) != *v,
+            Constraint::InSet { x, set } => set.contains(val(x) as u32),
+            Constraint::Offset { x, y, c } => val(x) == val(y) + c,
+            Constraint::Distance { x, y, c } => (val(x) - val(y)).abs() == *c,
+            Constraint::NotDistance { x, y, c } => (val(x) - val(y)).abs() != *c,
+            Constraint::Less { x, y, c } => val(x) < val(y) + c,
+            Constraint::AllDifferent { vars, offsets, .. } => {
+                let shifted = |i: usize| val(&vars[i]) + offsets.get(i).copied().unwrap_or(0);
+                (0..vars.len()).all(|i| (0..i).all(|j| shifted(i) != shifted(j)))
+            }
+            Constraint::EachValueHeld { vars, values } => values
+                .iter()
+                .all(|v| vars.iter().any(|x| val(x) == i32::from(v))),
+            Constraint::Custom(p) => return p.check(value),
+        })
+    }
+}
+
+/// A constraint as the model keeps it: the data and an optional label.
+#[derive(Clone, Debug)]
+pub(crate) struct Posted {
+    pub(crate) constraint: Constraint,
+    /// The clue's sentence, shown in traces and trees.
+    pub(crate) label: Option<Box<str>>,
+}
+
+/// What is wrong with something passed to a [`Model`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum ModelError {
+    /// A variable with this name already exists.
+    DuplicateName {
+        /// The name given twice.
+        name: String,
+    },
+    /// No variable has this name.
+    UnknownName {
+        /// The name looked up.
+        name: String,
+    },
+    /// A value or constant lies outside the range it must have.
+    ValueOutOfRange {
+        /// The value given.
+        value: i64,
+        /// What the value is for, and its range.
+        what: &'static str,
+    },
+    /// A variable was declared with no possible value.
+    EmptyDomain {
+        /// The variable's name.
+        name: String,
+    },
+    /// A variable made by another model was passed to this one.
+    ForeignVariable {
+        /// The variable's index in its own model.
+        index: usize,
+    },
+    /// An each-value-held constraint asks more values to be held than its
+    /// variables can take (each variable takes one value).
+    UncoverableValues {
+        /// The number of values that must be held.
+        values: u32,
+        /// The number of variables in the group.
+        vars: usize,
+    },
+    /// A group constraint has more variables than its limit.
+    TooManyVariables {
+        /// The number given.
+        found: usize,
+        /// The limit.
+        limit: usize,
+    },
+    /// An all-different got a different number of offsets than variables.
+    OffsetCountMismatch {
+        /// The number of variables.
+        vars: usize,
+        /// The number of offsets.
+        offsets: usize,
+    },
+}
+
+impl fmt::Display for ModelError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ModelError::DuplicateName { name } => {
+                write!(f, "a variable named `{name}` already exists")
+            }
+            ModelError::UnknownName { name } => write!(f, "no variable is named `{name}`"),
+            ModelError::ValueOutOfRange { value, what } => {
+                write!(f, "{value} is out of range for {what}")
+            }
+            ModelError::EmptyDomain { name } => {
+                write!(f, "variable `{name}` has an empty initial domain")
+            }
+            ModelError::ForeignVariable { index } => {
+                write!(f, "variable #{index} belongs to another model")
+            }
+            ModelError::UncoverableValues { values, vars } => write!(
+                f,
+                "{values} values must each be held, but the group has only {vars} variables"
+            ),
+            ModelError::TooManyVariables { found, limit } => {
+                write!(f, "{found} variables in one group, the limit is {limit}")
+            }
+            ModelError::OffsetCountMismatch { vars, offsets } => {
+                write!(f, "{vars} variables but {offsets} offsets")
+            }
+        }
+    }
+}
+
+impl std::error::Error for ModelError {}
+
+/// The most variables an all-different or each-value-held group may have:
+/// the group is handled with one bit a variable.
+pub const MAX_GROUP: usize = 64;
+
+/// Each model gets a distinct tag so its [`VarId`]s are told apart from
+/// another model's.
+static NEXT_MODEL: AtomicU32 = AtomicU32::new(0);
+
+/// Variables with their initial domains, and the constraints on them.
+///
+/// ```
+/// use bitfd::{Model, SearchOptions, Solver};
+///
+/// let mut m = Model::new();
+/// let x = m.int_var("x", 1, 3)?;
+/// let y = m.int_var("y", 1, 3)?;
+/// let c = m.less(x, y)?; // x < y
+/// m.set_label(c, "x is left of y");
+/// let outcome = Solver::new(&m).all(&SearchOptions::default());
+/// assert_eq!(outcome.solutions.len(), 3); // (1,2) (1,3) (2,3)
+/// assert_eq!(outcome.solutions[0].value_of("y"), Some(2));
+/// # Ok::<(), bitfd::ModelError>(())
+/// ```
+#[derive(Clone)]
+pub struct Model {
+    /// Tag carried by this model's [`VarId`]s.
+    id: u32,
+    /// The variables' names, shared with solutions (copied on write).
+    names: Arc<Names>,
+    /// Initial domains, one a variable; none is empty.
+    domains: Vec<Domain>,
+    constraints: Vec<Posted>,
+}
+
+impl fmt::Debug for Model {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Model")
+            .field("vars", &self.len())
+            .field("constraints", &self.constraints.len())
+            .finish()
+    }
+}
+
+impl Default for Model {
+    fn default() -> Model {
+        Model::new()
+    }
+}
+
+impl Model {
+    /// An empty model.
+    pub fn new() -> Model {
+        Model {
+            id: NEXT_MODEL.fetch_add(1, Ordering::Relaxed),
+            names: Arc::new(Names::default()),
+            domains: Vec::new(),
+            constraints: Vec::new(),
+        }
+    }
+
+    /// An empty model with room for `vars` variables and `constraints`
+    /// constraints, so that building it does not reallocate.
+    pub fn with_capacity(vars: usize, constraints: usize) -> Model {
+        let mut m = Model::new();
+        Arc::make_mut(&mut m.names).reserve(vars);
+        m.domains.reserve(vars);
+        m.constraints.reserve(constraints);
+        m
+    }
+
+    /// The tag this model's [`VarId`]s carry.
+    pub(crate) fn tag(&self) -> u32 {
+        self.id
+    }
+
+    /// The number of variables.
+    pub fn len(&self) -> usize {
+        self.domains.len()
+    }
+
+    /// Whether the model has no variables.
+    pub fn is_empty(&self) -> bool {
+        self.domains.is_empty()
+    }
+
+    /// Adds a variable with the values `lo..=hi`.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::ValueOutOfRange`] if a bound is outside `0..=63`,
+    /// [`ModelError::EmptyDomain`] if `lo > hi`, [`ModelError::DuplicateName`]
+    /// if the name is taken.
+    pub fn int_var(&mut self, name: &str, lo: i64, hi: i64) -> Result<VarId, ModelError> {
+        let lo8 = check_value(lo, "a domain bound (0..=63)")?;
+        let hi8 = check_value(hi, "a domain bound (0..=63)")?;
+        self.var_with_domain(name, Domain::range(lo8, hi8))
+    }
+
+    /// Adds a variable whose values are `values`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::int_var`].
+    pub fn var_in(&mut self, name: &str, values: &[i64]) -> Result<VarId, ModelError> {
+        let set = domain_of(values)?;
+        self.var_with_domain(name, set)
+    }
+
+    /// Adds a variable with the given initial domain.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::EmptyDomain`] if the domain is empty,
+    /// [`ModelError::DuplicateName`] if the name is taken.
+    pub fn var_with_domain(&mut self, name: &str, domain: Domain) -> Result<VarId, ModelError> {
+        if domain.is_empty() {
+            return Err(ModelError::EmptyDomain {
+                name: name.to_owned(),
+            });
+        }
+        let index = u32::try_from(self.domains.len()).expect("fewer than 2^32 variables");
+        if !Arc::make_mut(&mut self.names).insert(name, index) {
+            return Err(ModelError::DuplicateName {
+                name: name.to_owned(),
+            });
+        }
+        self.domains.push(domain);
+        Ok(VarId {
+            model: self.id,
+            index,
+        })
+    }
+
+    /// The variable called `name`.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::UnknownName`] if there is none.
+    pub fn var(&self, name: &str) -> Result<VarId, ModelError> {
+        self.names
+            .find(name)
+            .map(|index| VarId {
+                model: self.id,
+                index,
+            })
+            .ok_or_else(|| ModelError::UnknownName {
+                name: name.to_owned(),
+            })
+    }
+
+    /// The name of `x`.
+    ///
+    /// # Panics
+    ///
+    /// If `x` belongs to another model and is out of this one's range.
+    pub fn name(&self, x: VarId) -> &str {
+        self.names.get(x.index())
+    }
+
+    /// The shared name table, handed to solutions.
+    pub(crate) fn names(&self) -> &Arc<Names> {
+        &self.names
+    }
+
+    /// The variables in declaration order.
+    pub fn vars(&self) -> impl ExactSizeIterator<Item = VarId> + '_ {
+        (0..self.domains.len() as u32).map(|index| VarId {
+            model: self.id,
+            index,
+        })
+    }
+
+    /// The variable's initial domain.
+    ///
+    /// # Panics
+    ///
+    /// If `x` is not a variable of this model.
+    pub fn domain(&self, x: VarId) -> Domain {
+        self.domains[x.index()]
+    }
+
+    /// The initial domains, indexed by [`VarId::index`].
+    pub fn domains(&self) -> &[Domain] {
+        &self.domains
+    }
+
+    /// The number of constraints posted.
+    pub fn constraint_count(&self) -> usize {
+        self.constraints.len()
+    }
+
+    /// The constraints in posting order, each with its id.
+    pub fn constraints(&self) -> impl ExactSizeIterator<Item = (ConstraintId, &Constraint)> + '_ {
+        self.constraints
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (ConstraintId(i as u32), &p.constraint))
+    }
+
+    /// The constraint `c`.
+    ///
+    /// # Panics
+    ///
+    /// If `c` was not posted to this model.
+    pub fn constraint(&self, c: ConstraintId) -> &Constraint {
+        &self.constraints[c.index()].constraint
+    }
+
+    /// The label of `c`, if it has one.
+    pub fn label(&self, c: ConstraintId) -> Option<&str> {
+        self.constraints.get(c.index())?.label.as_deref()
+    }
+
+    /// Gives `c` a label (the clue's sentence), shown in traces and trees.
+    ///
+    /// # Panics
+    ///
+    /// If `c` was not posted to this model.
+    pub fn set_label(&mut self, c: ConstraintId, label: impl Into<String>) {
+        self.constraints[c.index()].label = Some(label.into().into_boxed_str());
+    }
+
+    /// The label of `c`, or its kind and variables when it has none:
+    /// `less(x, y)`.
+    pub fn describe(&self, c: ConstraintId) -> String {
+        if let Some(label) = self.label(c) {
+            return label.to_owned();
+        }
+        let constraint = self.constraint(c);
+        let names: Vec<&str> = constraint.vars().iter().map(|&x| self.name(x)).collect();
+        format!("{}({})", constraint.kind(), names.join(", "))
+    }
+
+    /// Checks a full assignment (`values[i]` for variable `i`) against every
+    /// constraint, independently of any propagator: the first violated
+    /// constraint is returned as the error. Custom propagators that cannot
+    /// check an assignment are skipped.
+    ///
+    /// # Errors
+    ///
+    /// The first constraint, in posting order, that the assignment violates.
+    ///
+    /// # Panics
+    ///
+    /// If `values` has fewer entries than the model has variables.
+    pub fn check(&self, values: &[u8]) -> Result<(), ConstraintId> {
+        assert!(values.len() >= self.len(), "one value per variable");
+        let in_domains = |x: VarId| self.domains[x.index()].contains(u32::from(values[x.index()]));
+        let value = |x: VarId| values[x.index()];
+        for (id, c) in self.constraints() {
+            let fits = c.vars().into_iter().all(in_domains);
+            if !fits || c.holds(&value) == Some(false) {
+                return Err(id);
+            }
+        }
+        Ok(())
+    }
+
+    /// Posts a constraint, after checking it.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::ForeignVariable`] for a variable of another model,
+    /// [`ModelError::ValueOutOfRange`] for a constant outside its range, and
+    /// the group errors of [`Model::all_different`] and
+    /// [`Model::each_value_held`].
+    pub fn post(&mut self, constraint: Constraint) -> Result<ConstraintId, ModelError> {
+        self.validate(&constraint)?;
+        let id = ConstraintId(u32::try_from(self.constraints.len()).expect("fewer than 2^32"));
+        self.constraints.push(Posted {
+            constraint,
+            label: None,
+        });
+        Ok(id)
+    }
+
+    fn validate(&self, constraint: &Constraint) -> Result<(), ModelError> {
+        for x in constraint.vars() {
+            self.check_var(x)?;
+        }
+        match constraint {
+            Constraint::EqualValue { v, .. } | Constraint::NotEqualValue { v, .. } => {
+                check_value(i64::from(*v), "a value (0..=63)")?;
+            }
+            Constraint::Offset { c, .. } | Constraint::Less { c, .. } => {
+                check_offset(*c)?;
+            }
+            Constraint::Distance { c, .. } | Constraint::NotDistance { c, .. } => {
+                check_value(i64::from(*c), "a distance (0..=63)")?;
+            }
+            Constraint::AllDifferent { vars, offsets, .. } => {
+                check_group(vars.len())?;
+                if !offsets.is_empty() && offsets.len() != vars.len() {
+                    return Err(ModelError::OffsetCountMismatch {
+                        vars: vars.len(),
+                        offsets: offsets.len(),
+                    });
+                }
+                for (x, &o) in vars.iter().zip(offsets) {
+                    check_offset(o)?;
+                    // The shifted values are what the propagator compares, so
+                    // they must stay representable.
+                    let d = self.domains[x.index()];
+                    let (lo, hi) = (d.min().unwrap_or(0), d.max().unwrap_or(0));
+                    for end in [i64::from(lo) + i64::from(o), i64::from(hi) + i64::from(o)] {
+                        check_value(end, "a shifted all-different value (0..=63)")?;
+                    }
+                }
+            }
+            Constraint::EachValueHeld { vars, values } => {
+                check_group(vars.len())?;
+                if values.size() as usize > vars.len() {
+                    return Err(ModelError::UncoverableValues {
+                        values: values.size(),
+                        vars: vars.len(),
+                    });
+                }
+            }
+            Constraint::Equal { .. }
+            | Constraint::NotEqual { .. }
+            | Constraint::InSet { .. }
+            | Constraint::Custom(_) => {}
+        }
+        Ok(())
+    }
+
+    fn check_var(&self, x: VarId) -> Result<(), ModelError> {
+        if x.model == self.id && x.index() < self.domains.len() {
+            Ok(())
+        } else {
+            Err(ModelError::ForeignVariable { index: x.index() })
+        }
+    }
+
+    /// Posts `x = y`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`].
+    pub fn equal(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, ModelError> {
+        self.post(Constraint::Equal { x, y })
+    }
+
+    /// Posts `x = v`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`]; `v` must be in `0..=63`.
+    pub fn equal_value(&mut self, x: VarId, v: i64) -> Result<ConstraintId, ModelError> {
+        let v = i32::from(check_value(v, "a value (0..=63)")?);
+        self.post(Constraint::EqualValue { x, v })
+    }
+
+    /// Posts `x != y`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`].
+    pub fn not_equal(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, ModelError> {
+        self.post(Constraint::NotEqual { x, y })
+    }
+
+    /// Posts `x != v`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`]; `v` must be in `0..=63`.
+    pub fn not_equal_value(&mut self, x: VarId, v: i64) -> Result<ConstraintId, ModelError> {
+        let v = i32::from(check_value(v, "a value (0..=63)")?);
+        self.post(Constraint::NotEqualValue { x, v })
+    }
+
+    /// Posts `x ∈ values`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`]; every value must be in `0..=63`.
+    pub fn in_set(&mut self, x: VarId, values: &[i64]) -> Result<ConstraintId, ModelError> {
+        let set = domain_of(values)?;
+        self.post(Constraint::InSet { x, set })
+    }
+
+    /// Posts `x = y + c`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`]; `c` must be in `-63..=63`.
+    pub fn offset(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
+        let c = check_offset_i64(c)?;
+        self.post(Constraint::Offset { x, y, c })
+    }
+
+    /// Posts `|x - y| = c`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`]; `c` must be in `0..=63`.
+    pub fn distance(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
+        let c = i32::from(check_value(c, "a distance (0..=63)")?);
+        self.post(Constraint::Distance { x, y, c })
+    }
+
+    /// Posts `|x - y| != c`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`]; `c` must be in `0..=63`.
+    pub fn not_distance(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
+        let c = i32::from(check_value(c, "a distance (0..=63)")?);
+        self.post(Constraint::NotDistance { x, y, c })
+    }
+
+    /// Posts `x < y + c`; `less_offset(x, y, 1)` is `x <= y`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`]; `c` must be in `-63..=63`.
+    pub fn less_offset(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
+        let c = check_offset_i64(c)?;
+        self.post(Constraint::Less { x, y, c })
+    }
+
+    /// Posts `x < y`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`].
+    pub fn less(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, ModelError> {
+        self.less_offset(x, y, 0)
+    }
+
+    /// Posts `x <= y`.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`].
+    pub fn less_eq(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, ModelError> {
+        self.less_offset(x, y, 1)
+    }
+
+    /// Posts `x > y` (as `y < x`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`].
+    pub fn greater(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, ModelError> {
+        self.less_offset(y, x, 0)
+    }
+
+    /// Posts `x >= y` (as `y <= x`).
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`].
+    pub fn greater_eq(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, ModelError> {
+        self.less_offset(y, x, 1)
+    }
+
+    /// Posts that the variables take pairwise different values.
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`]; [`ModelError::TooManyVariables`] for more than 64.
+    pub fn all_different(
+        &mut self,
+        vars: &[VarId],
+        strength: Strength,
+    ) -> Result<ConstraintId, ModelError> {
+        self.post(Constraint::AllDifferent {
+            vars: vars.to_vec(),
+            offsets: Vec::new(),
+            strength,
+        })
+    }
+
+    /// Posts that the values `vars[i] + offsets[i]` are pairwise different
+    /// (Gecode's `distinct` with offsets: N-queens' diagonals).
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::all_different`]; [`ModelError::OffsetCountMismatch`] if the
+    /// lengths differ, [`ModelError::ValueOutOfRange`] if a shifted initial
+    /// domain leaves `0..=63`.
+    pub fn all_different_offsets(
+        &mut self,
+        vars: &[VarId],
+        offsets: &[i64],
+        strength: Strength,
+    ) -> Result<ConstraintId, ModelError> {
+        let offsets = offsets
+            .iter()
+            .map(|&o| check_offset_i64(o))
+            .collect::<Result<Vec<_>, _>>()?;
+        if offsets.len() != vars.len() {
+            return Err(ModelError::OffsetCountMismatch {
+                vars: vars.len(),
+                offsets: offsets.len(),
+            });
+        }
+        self.post(Constraint::AllDifferent {
+            vars: vars.to_vec(),
+            offsets,
+            strength,
+        })
+    }
+
+    /// Posts that every value in `values` is taken by at least one of `vars`
+    /// (seed 000's "someone must hold each value").
+    ///
+    /// # Errors
+    ///
+    /// As [`Model::post`]; [`ModelError::UncoverableValues`] if there are more
+    /// values than variables, [`ModelError::TooManyVariables`] for more than 64
+    /// variables.
+    pub fn each_value_held(
+        &mut self,
+        vars: &[VarId],
+        values: Domain,
+    ) -> Result<ConstraintId, ModelError> {
+        self.post(Constraint::EachValueHeld {
+            vars: vars.to_vec(),
+            values,
+        })
+    }
+
+    /// Posts a user-written propagator; see [`Propagator`] for the contract.
+    ///
+    /// # Errors
+    ///
+    /// [`ModelError::ForeignVariable`] if it subscribes to a variable of
+    /// another model.
+    pub fn post_propagator<P>(&mut self, propagator: P) -> Result<ConstraintId, ModelError>
+    where
+        P: Propagator + Send + Sync + 'static,
+    {
+        self.post(Constraint::Custom(Arc::new(propagator)))
+    }
+}
+
+/// Variable names: one string arena and a hash index into it, so a model
+/// with many variables makes a handful of allocations, not one a name.
+#[derive(Clone, Default)]
+pub(crate) struct Names {
+    /// All names, concatenated; `spans[i]` is variable `i`'s slice.
+    text: String,
+    spans: Vec<(u32, u32)>,
+    /// Variable indices, hashed by name. Only looked up, never iterated.
+    by_name: HashTable<u32>,
+    hasher: DefaultHashBuilder,
+}
+
+impl fmt::Debug for Names {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list()
+            .entries((0..self.spans.len()).map(|i| self.get(i)))
+            .finish()
+    }
+}
+
+impl Names {
+    fn reserve(&mut self, vars: usize) {
+        self.text.reserve(vars * 8);
+        self.spans.reserve(vars);
+        let (text, spans, hasher) = (&self.text, &self.spans, &self.hasher);
+        self.by_name
+            .reserve(vars, |&i| hasher.hash_one(slice(text, spans, i)));
+    }
+
+    /// Adds `name` as variable `index`; false if the name is taken.
+    fn insert(&mut self, name: &str, index: u32) -> bool {
+        if self.find(name).is_some() {
+            return false;
+        }
+        let start = self.text.len() as u32;
+        self.text.push_str(name);
+        self.spans.push((start, self.text.len() as u32));
+        let (text, spans, hasher) = (&self.text, &self.spans, &self.hasher);
+        let hash = hasher.hash_one(name);
+        self.by_name
+            .insert_unique(hash, index, |&i| hasher.hash_one(slice(text, spans, i)));
+        true
+    }
+
+    pub(crate) fn find(&self, name: &str) -> Option<u32> {
+        let hash = self.hasher.hash_one(name);
+        self.by_name
+            .find(hash, |&i| slice(&self.text, &self.spans, i) == name)
+            .copied()
+    }
+
+    pub(crate) fn get(&self, i: usize) -> &str {
+        slice(&self.text, &self.spans, i as u32)
+    }
+}
+
+fn slice<'a>(text: &'a str, spans: &[(u32, u32)], i: u32) -> &'a str {
+    let (start, end) = spans[i as usize];
+    &text[start as usize..end as usize]
+}
+
+fn check_value(v: i64, what: &'static str) -> Result<u8, ModelError> {
+    u8::try_from(v)
+        .ok()
+        .filter(|&v| v <= Domain::MAX_VALUE)
+        .ok_or(ModelError::ValueOutOfRange { value: v, what })
+}
+
+fn check_offset(c: i32) -> Result<i32, ModelError> {
+    check_offset_i64(i64::from(c))
+}
+
+fn check_offset_i64(c: i64) -> Result<i32, ModelError> {
+    if (-63..=63).contains(&c) {
+        Ok(c as i32)
+    } else {
+        Err(ModelError::ValueOutOfRange {
+            value: c,
+            what: "an offset (-63..=63)",
+        })
+    }
+}
+
+fn check_group(len: usize) -> Result<(), ModelError> {
+    if len > MAX_GROUP {
+        Err(ModelError::TooManyVariables {
+            found: len,
+            limit: MAX_GROUP,
+        })
+    } else {
+        Ok(())
+    }
+}
+
+fn domain_of(values: &[i64]) -> Result<Domain, ModelError> {
+    values.iter().try_fold(Domain::EMPTY, |d, &v| {
+        Ok(d | Domain::singleton(check_value(v, "a value (0..=63)")?))
+    })
+}

@@ -1,0 +1,451 @@
+//! Propagators: the code that narrows domains, and how to write one.
+//!
+//! A propagator enforces one constraint. The engine calls
+//! [`Propagator::propagate`] when a variable it subscribed to changes; the
+//! propagator reads domains and removes values through the [`Ctx`] it is
+//! handed, and nothing else: it never sees the queue, the search or the trace.
+//!
+//! # The contract
+//!
+//! 1. **Sound.** Never remove a value that belongs to a solution of the
+//!    constraint. Propagators deduce; they never guess.
+//! 2. **Exact when fixed.** Once every variable is fixed, return
+//!    `Err(Conflict)` if and only if the constraint is violated. A propagator
+//!    that is not run after the last change cannot check, so:
+//! 3. **Subscribe to what matters.** [`Propagator::subscribe`] lists the
+//!    variables and the [`Event`] on each that may enable new pruning. An
+//!    event includes the smaller ones: `Fixed` ⊂ `Bounds` ⊂ `Changed`, so a
+//!    subscription to `Changed` also wakes on `Fixed` (Gecode's VAL ⊂ BND ⊂ DOM).
+//! 4. **Honest status.** [`Status::Fixpoint`] promises that running again
+//!    right away would change nothing; the engine then does not re-run the
+//!    propagator for its own changes. [`Status::Changed`] is always safe.
+//! 5. **Pure.** `propagate` takes `&self`: whatever must survive between runs
+//!    and be undone on backtracking lives in the state words the engine keeps
+//!    for the propagator ([`Propagator::state_words`], [`Ctx::state`]), which
+//!    search copies along with the domains.
+//! 6. **No allocation.** At most 64 values exist, so scratch space fits on
+//!    the stack (`[_; 64]`, `ArrayVec<_, 64>`).
+//!
+//! # Writing one
+//!
+//! A constraint `x + y = 10`, pruned on bounds only:
+//!
+//! ```
+//! use bitfd::propagators::{Ctx, Event, Propagation, Propagator, Status, Subscriptions};
+//! use bitfd::{Model, SearchOptions, Solver, VarId};
+//!
+//! #[derive(Debug)]
+//! struct SumIsTen {
+//!     x: VarId,
+//!     y: VarId,
+//! }
+//!
+//! impl Propagator for SumIsTen {
+//!     fn name(&self) -> &'static str {
+//!         "sum-is-ten"
+//!     }
+//!
+//!     fn subscribe(&self, subs: &mut Subscriptions) {
+//!         subs.on(self.x, Event::Bounds);
+//!         subs.on(self.y, Event::Bounds);
+//!     }
+//!
+//!     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
+//!         // x = 10 - y: x lies between 10 - max(y) and 10 - min(y).
+//!         let (ylo, yhi) = ctx.bounds(self.y)?;
+//!         ctx.at_least(self.x, 10 - i32::from(yhi))?;
+//!         ctx.at_most(self.x, 10 - i32::from(ylo))?;
+//!         let (xlo, xhi) = ctx.bounds(self.x)?;
+//!         ctx.at_least(self.y, 10 - i32::from(xhi))?;
+//!         ctx.at_most(self.y, 10 - i32::from(xlo))?;
+//!         // Holes may have moved a bound again: ask to be run once more.
+//!         Ok(Status::Changed)
+//!     }
+//!
+//!     fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
+//!         Some(u32::from(value(self.x)) + u32::from(value(self.y)) == 10)
+//!     }
+//! }
+//!
+//! let mut m = Model::new();
+//! let x = m.int_var("x", 0, 9)?;
+//! let y = m.var_in("y", &[2, 3, 7])?;
+//! m.post_propagator(SumIsTen { x, y })?;
+//! let outcome = Solver::new(&m).all(&SearchOptions::default());
+//! let xs: Vec<u8> = outcome.solutions.iter().map(|s| s[x]).collect();
+//! assert_eq!(xs, vec![3, 7, 8]);
+//! # Ok::<(), bitfd::ModelError>(())
+//! ```
+
+use std::fmt;
+use std::sync::Arc;
+
+use crate::domain::Domain;
+use crate::model::VarId;
+
+mod all_different;
+mod distance;
+mod each_value_held;
+mod equal;
+mod in_set;
+mod less;
+mod not_distance;
+mod offset;
+#[cfg(test)]
+mod testing;
+
+pub(crate) use all_different::{AllDifferentDomain, AllDifferentValue};
+pub(crate) use distance::Distance;
+pub(crate) use each_value_held::EachValueHeld;
+pub(crate) use equal::Equal;
+pub(crate) use in_set::InSet;
+pub(crate) use less::Less;
+pub(crate) use not_distance::NotDistance;
+pub(crate) use offset::Offset;
+
+/// What a propagator reports when it did not fail.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Status {
+    /// Running the propagator again now would change nothing.
+    Fixpoint,
+    /// The propagator may have more to do; the engine runs it again if it
+    /// changed a variable it subscribes to. Always safe.
+    Changed,
+}
+
+/// A propagator found that no solution is left (an empty domain, or a fixed
+/// assignment that violates the constraint). Control flow, not an error: it
+/// never leaves the engine.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Conflict;
+
+/// The result of one propagator run; `?` passes a [`Conflict`] on.
+pub type Propagation = Result<Status, Conflict>;
+
+/// A kind of domain change a propagator can wait for.
+///
+/// Each includes the ones before it in this list: a variable that becomes
+/// fixed has also had a bound and its domain changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Event {
+    /// Any value removed.
+    Changed,
+    /// The minimum or the maximum changed (or the variable became fixed).
+    Bounds,
+    /// The variable became fixed.
+    Fixed,
+}
+
+/// The cost class of a propagator. The engine runs every queued propagator
+/// of a cheaper class before any of a dearer one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Priority {
+    /// One variable.
+    Unary,
+    /// Two variables, constant time.
+    Binary,
+    /// Linear in the number of variables.
+    Linear,
+    /// Quadratic or worse.
+    Quadratic,
+}
+
+/// The events a propagator waits for, filled in by [`Propagator::subscribe`].
+#[derive(Clone, Debug, Default)]
+pub struct Subscriptions {
+    list: Vec<(VarId, Event)>,
+}
+
+impl Subscriptions {
+    pub(crate) fn collecting() -> Subscriptions {
+        Subscriptions::default()
+    }
+
+    /// Wakes the propagator when `x` has `event` (or a stronger one).
+    pub fn on(&mut self, x: VarId, event: Event) {
+        self.list.push((x, event));
+    }
+
+    pub(crate) fn take(&mut self) -> std::vec::Drain<'_, (VarId, Event)> {
+        self.list.drain(..)
+    }
+
+    pub(crate) fn into_vars(self) -> Vec<VarId> {
+        self.list.into_iter().map(|(x, _)| x).collect()
+    }
+}
+
+/// Receives every domain narrowing as it happens (the trace hooks in here).
+pub(crate) trait PruneSink {
+    /// `x` went from `before` to `after` (a strict, non-empty subset).
+    fn pruned(&mut self, x: VarId, before: Domain, after: Domain);
+}
+
+/// The wake-up lists, as [`Ctx`] needs them: which propagators to queue when
+/// a variable changes.
+#[derive(Clone, Copy)]
+pub(crate) struct Wakeups<'a> {
+    /// Per variable: `[start, end_changed, end_bounds, end_fixed]` into `list`.
+    /// A `Changed` event wakes `list[start..end_changed]`, `Bounds` wakes
+    /// `list[start..end_bounds]`, `Fixed` wakes `list[start..end_fixed]`.
+    pub(crate) index: &'a [[u32; 4]],
+    /// Propagator ids.
+    pub(crate) list: &'a [u32],
+}
+
+/// A propagator's only door to the domains: read them, narrow them.
+///
+/// Every narrowing goes through [`Ctx::restrict`] (the other methods wrap
+/// it), which schedules the subscribers of the changed variable and tells the
+/// trace, so a propagator never mentions either.
+pub struct Ctx<'a> {
+    /// The current domains, as raw bits, indexed by variable.
+    doms: &'a mut [u64],
+    /// This propagator's own state words.
+    state: &'a mut [u64],
+    /// The queue: one bit a propagator id.
+    queue: &'a mut [u64],
+    wakeups: Wakeups<'a>,
+    sink: Option<&'a mut dyn PruneSink>,
+}
+
+impl fmt::Debug for Ctx<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Ctx")
+            .field("vars", &self.doms.len())
+            .finish_non_exhaustive()
+    }
+}
+
+impl<'a> Ctx<'a> {
+    pub(crate) fn new(
+        doms: &'a mut [u64],
+        state: &'a mut [u64],
+        queue: &'a mut [u64],
+        wakeups: Wakeups<'a>,
+        sink: Option<&'a mut dyn PruneSink>,
+    ) -> Ctx<'a> {
+        Ctx {
+            doms,
+            state,
+            queue,
+            wakeups,
+            sink,
+        }
+    }
+
+    /// The current domain of `x`.
+    ///
+    /// # Panics
+    ///
+    /// If `x` is not a variable of the model (posting a propagator checks
+    /// the variables it subscribes to).
+    #[inline]
+    pub fn dom(&self, x: VarId) -> Domain {
+        Domain::from_bits(self.doms[x.index()])
+    }
+
+    /// The bounds of `x`; a conflict if its domain is empty (which cannot
+    /// happen between propagator runs, but keeps callers free of `unwrap`).
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`] on an empty domain.
+    #[inline]
+    pub fn bounds(&self, x: VarId) -> Result<(u8, u8), Conflict> {
+        let d = self.dom(x);
+        match (d.min(), d.max()) {
+            (Some(lo), Some(hi)) => Ok((lo, hi)),
+            _ => Err(Conflict),
+        }
+    }
+
+    /// This propagator's state words (as many as
+    /// [`Propagator::state_words`] asked for, zero at the root). They are
+    /// saved and restored with the domains.
+    #[inline]
+    pub fn state(&mut self) -> &mut [u64] {
+        self.state
+    }
+
+    /// Narrows `x` to the values also in `keep`. Returns whether the domain
+    /// changed.
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`] if no value would be left; the domain is then unchanged.
+    #[inline]
+    pub fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
+        let i = x.index();
+        let old = self.doms[i];
+        let new = old & keep.bits();
+        if new == old {
+            return Ok(false);
+        }
+        if new == 0 {
+            return Err(Conflict);
+        }
+        self.doms[i] = new;
+        self.wake(i, old, new);
+        if let Some(sink) = self.sink.as_deref_mut() {
+            sink.pruned(x, Domain::from_bits(old), Domain::from_bits(new));
+        }
+        Ok(true)
+    }
+
+    /// Schedules the subscribers of variable `i` for the event `old -> new`.
+    #[inline]
+    fn wake(&mut self, i: usize, old: u64, new: u64) {
+        let [start, end_changed, end_bounds, end_fixed] = self.wakeups.index[i];
+        let end = if new & new.wrapping_sub(1) == 0 {
+            end_fixed
+        } else {
+            // The bounds moved iff the lowest or the highest value of `old`
+            // was removed: `old & -old` isolates the lowest bit, and
+            // `1 << 63 >> lz` the highest.
+            let ends = (old & old.wrapping_neg()) | (1u64 << 63 >> old.leading_zeros());
+            if (old ^ new) & ends != 0 {
+                end_bounds
+            } else {
+                end_changed
+            }
+        };
+        for &p in &self.wakeups.list[start as usize..end as usize] {
+            self.queue[(p >> 6) as usize] |= 1u64 << (p & 63);
+        }
+    }
+
+    /// Fixes `x` to `v`.
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`] if `v` is not in the domain.
+    #[inline]
+    pub fn fix(&mut self, x: VarId, v: u8) -> Result<bool, Conflict> {
+        if v > Domain::MAX_VALUE {
+            return Err(Conflict);
+        }
+        self.restrict(x, Domain::singleton(v))
+    }
+
+    /// Removes `v` from `x` (no-op for values above 63).
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`] if `v` was the last value.
+    #[inline]
+    pub fn remove(&mut self, x: VarId, v: u32) -> Result<bool, Conflict> {
+        self.restrict(x, Domain::FULL.remove(v))
+    }
+
+    /// Removes the values below `v` from `x`.
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`] if no value `>= v` is left.
+    #[inline]
+    pub fn at_least(&mut self, x: VarId, v: i32) -> Result<bool, Conflict> {
+        self.restrict(x, Domain::FULL.at_least(v))
+    }
+
+    /// Removes the values above `v` from `x`.
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`] if no value `<= v` is left.
+    #[inline]
+    pub fn at_most(&mut self, x: VarId, v: i32) -> Result<bool, Conflict> {
+        self.restrict(x, Domain::FULL.at_most(v))
+    }
+}
+
+/// A propagator: the code that enforces one constraint.
+///
+/// See the [module documentation](self) for the contract and an example.
+/// Post one with [`Model::post_propagator`](crate::Model::post_propagator).
+pub trait Propagator: fmt::Debug {
+    /// A short name, shown in traces for unlabelled constraints.
+    fn name(&self) -> &'static str;
+
+    /// Lists the variables to wake on, with the event on each. Called once,
+    /// when the engine is built. Every variable the propagator reads must be
+    /// listed, or it may miss the change that makes it fail.
+    fn subscribe(&self, subs: &mut Subscriptions);
+
+    /// The cost class; cheaper classes run first.
+    fn priority(&self) -> Priority {
+        Priority::Linear
+    }
+
+    /// How many `u64` words of state the propagator keeps (see
+    /// [`Ctx::state`]); zero by default.
+    fn state_words(&self) -> usize {
+        0
+    }
+
+    /// Narrows domains through `ctx`.
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`] when no solution is left.
+    fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation;
+
+    /// Whether the constraint holds for a full assignment; `None` when the
+    /// propagator cannot say. [`Model::check`](crate::Model::check) uses it
+    /// to verify solutions independently of propagation.
+    fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
+        let _ = value;
+        None
+    }
+}
+
+/// The engine's storage for propagators: the built-ins by value, so the hot
+/// loop dispatches with one `match`, and user propagators behind an `Arc`.
+#[derive(Debug, Clone)]
+pub(crate) enum AnyPropagator {
+    InSet(InSet),
+    Equal(Equal),
+    Offset(Offset),
+    Distance(Distance),
+    NotDistance(NotDistance),
+    Less(Less),
+    AllDifferentValue(AllDifferentValue),
+    AllDifferentDomain(AllDifferentDomain),
+    EachValueHeld(EachValueHeld),
+    Custom(Arc<dyn Propagator + Send + Sync>),
+}
+
+impl AnyPropagator {
+    /// The propagator behind the enum, for the calls that are not hot.
+    pub(crate) fn as_dyn(&self) -> &dyn Propagator {
+        match self {
+            AnyPropagator::InSet(p) => p,
+            AnyPropagator::Equal(p) => p,
+            AnyPropagator::Offset(p) => p,
+            AnyPropagator::Distance(p) => p,
+            AnyPropagator::NotDistance(p) => p,
+            AnyPropagator::Less(p) => p,
+            AnyPropagator::AllDifferentValue(p) => p,
+            AnyPropagator::AllDifferentDomain(p) => p,
+            AnyPropagator::EachValueHeld(p) => p,
+            AnyPropagator::Custom(p) => p.as_ref(),
+        }
+    }
+
+    /// Runs the propagator, dispatching statically for the built-ins.
+    #[inline]
+    pub(crate) fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        match self {
+            AnyPropagator::InSet(p) => p.propagate(ctx),
+            AnyPropagator::Equal(p) => p.propagate(ctx),
+            AnyPropagator::Offset(p) => p.propagate(ctx),
+            AnyPropagator::Distance(p) => p.propagate(ctx),
+            AnyPropagator::NotDistance(p) => p.propagate(ctx),
+            AnyPropagator::Less(p) => p.propagate(ctx),
+            AnyPropagator::AllDifferentValue(p) => p.propagate(ctx),
+            AnyPropagator::AllDifferentDomain(p) => p.propagate(ctx),
+            AnyPropagator::EachValueHeld(p) => p.propagate(ctx),
+            AnyPropagator::Custom(p) => p.propagate(ctx),
+        }
+    }
+}

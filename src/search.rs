@@ -1,0 +1,651 @@
+//! Depth-first search with binary branching, on copies of the engine state.
+//!
+//! # The tree
+//!
+//! At each node the engine propagates to a fixpoint. If a propagator fails,
+//! the node is a *failed leaf*; if every variable is fixed, a *solution
+//! leaf*; otherwise a *choice node*: search picks a variable `x` and a value
+//! `v` ([`VarOrder`], [`ValueOrder`]) and explores the left branch `x = v`
+//! and then the right branch `x != v` (for [`ValueOrder::Split`]: `x <= mid`
+//! then `x > mid`). Branching is binary, as in Oz and Gecode.
+//!
+//! # Counting
+//!
+//! [`Stats::nodes`] counts every node of the tree: choice nodes, failed
+//! leaves and solution leaves, the root included. So a puzzle that
+//! propagation alone solves has 1 node, and `nodes = choices + failures +
+//! solutions` for a search that ran to the end (Oz's Explorer counts the
+//! same way: its zebra has 33 nodes = 16 + 16 + 1). The depth of the root is
+//! 0; each decision adds 1.
+//!
+//! # Ties
+//!
+//! [`VarOrder::FirstFail`] takes the variable with the smallest domain of
+//! size > 1, and among equals the one declared first. Declaration order is
+//! the only tie-breaker anywhere, so the tree depends on the model alone.
+//!
+//! # State
+//!
+//! Before a choice, the engine's state (domains and propagator state) is
+//! copied into a slab that grows to the deepest path once and is then
+//! reused: the search loop itself allocates nothing (a solution that is kept
+//! allocates its values).
+
+use std::fmt;
+use std::ops::Index;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crate::engine::Engine;
+use crate::model::{ConstraintId, Model, Names, VarId};
+use crate::observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer};
+
+/// Which unfixed variable to branch on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum VarOrder {
+    /// The smallest domain of size > 1; ties to the earliest declared.
+    #[default]
+    FirstFail,
+    /// The earliest declared unfixed variable.
+    InputOrder,
+    /// The largest domain; ties to the earliest declared.
+    LargestDomain,
+}
+
+/// Which value to try first on the chosen variable.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ValueOrder {
+    /// `x = min | x != min`.
+    #[default]
+    Min,
+    /// `x = max | x != max`.
+    Max,
+    /// `x <= mid | x > mid` with `mid = (min + max) / 2`: the lower half first
+    /// (seed 003's domain splitting).
+    Split,
+}
+
+impl fmt::Display for VarOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            VarOrder::FirstFail => "first-fail",
+            VarOrder::InputOrder => "input-order",
+            VarOrder::LargestDomain => "largest-domain",
+        })
+    }
+}
+
+impl fmt::Display for ValueOrder {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ValueOrder::Min => "min",
+            ValueOrder::Max => "max",
+            ValueOrder::Split => "split",
+        })
+    }
+}
+
+/// How many solutions to look for.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Mode {
+    /// Stop at the first solution.
+    First,
+    /// Find and keep every solution.
+    #[default]
+    All,
+    /// Count every solution without keeping any.
+    Count,
+    /// Stop after `n` solutions, keeping them; `AtMost(2)` is the
+    /// uniqueness check.
+    AtMost(u64),
+}
+
+/// Search settings: branching and limits. The default is first-fail, min
+/// value, no limits.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct SearchOptions {
+    /// Variable selection.
+    pub var_order: VarOrder,
+    /// Value selection.
+    pub value_order: ValueOrder,
+    /// Stop after this many nodes.
+    pub node_limit: Option<u64>,
+    /// Stop after this much time (checked every 256 nodes).
+    pub time_limit: Option<Duration>,
+}
+
+impl SearchOptions {
+    /// Sets the variable selection.
+    #[must_use]
+    pub fn var_order(mut self, order: VarOrder) -> SearchOptions {
+        self.var_order = order;
+        self
+    }
+
+    /// Sets the value selection.
+    #[must_use]
+    pub fn value_order(mut self, order: ValueOrder) -> SearchOptions {
+        self.value_order = order;
+        self
+    }
+
+    /// Sets a node limit.
+    #[must_use]
+    pub fn node_limit(mut self, nodes: u64) -> SearchOptions {
+        self.node_limit = Some(nodes);
+        self
+    }
+
+    /// Sets a time limit.
+    #[must_use]
+    pub fn time_limit(mut self, limit: Duration) -> SearchOptions {
+        self.time_limit = Some(limit);
+        self
+    }
+}
+
+/// Why a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SearchStatus {
+    /// The whole tree was explored: the solutions found are all there are.
+    Complete,
+    /// The mode's solution count was reached (first, at most N); more
+    /// solutions may exist.
+    SolutionLimit,
+    /// Cut short by the node limit.
+    NodeLimit,
+    /// Cut short by the time limit.
+    TimeLimit,
+}
+
+impl SearchStatus {
+    /// Whether a limit stopped the search before it could finish.
+    pub fn is_cut_short(self) -> bool {
+        matches!(self, SearchStatus::NodeLimit | SearchStatus::TimeLimit)
+    }
+}
+
+impl fmt::Display for SearchStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SearchStatus::Complete => "complete",
+            SearchStatus::SolutionLimit => "solution limit",
+            SearchStatus::NodeLimit => "node limit",
+            SearchStatus::TimeLimit => "time limit",
+        })
+    }
+}
+
+/// Search statistics. Node counting: see the [module docs](self).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Stats {
+    /// Every node of the tree: choices + failures + solutions.
+    pub nodes: u64,
+    /// Choice nodes.
+    pub choices: u64,
+    /// Failed leaves.
+    pub failures: u64,
+    /// Solution leaves.
+    pub solutions: u64,
+    /// The depth of the deepest node (the root has depth 0).
+    pub max_depth: u32,
+    /// Propagator runs.
+    pub propagations: u64,
+}
+
+/// A full assignment: one value per variable, readable by [`VarId`] or name.
+/// Two solutions are equal when their values are.
+#[derive(Clone)]
+pub struct Solution {
+    values: Box<[u8]>,
+    names: Arc<Names>,
+}
+
+impl Solution {
+    /// The values, indexed by [`VarId::index`].
+    pub fn values(&self) -> &[u8] {
+        &self.values
+    }
+
+    /// The value of the variable called `name`, if there is one.
+    pub fn value_of(&self, name: &str) -> Option<u8> {
+        self.names.find(name).map(|i| self.values[i as usize])
+    }
+
+    /// The `(name, value)` pairs in declaration order.
+    pub fn iter(&self) -> impl ExactSizeIterator<Item = (&str, u8)> + '_ {
+        self.values
+            .iter()
+            .enumerate()
+            .map(|(i, &v)| (self.names.get(i), v))
+    }
+}
+
+impl PartialEq for Solution {
+    fn eq(&self, other: &Solution) -> bool {
+        self.values == other.values
+    }
+}
+
+impl Eq for Solution {}
+
+impl Index<VarId> for Solution {
+    type Output = u8;
+
+    fn index(&self, x: VarId) -> &u8 {
+        &self.values[x.index()]
+    }
+}
+
+impl fmt::Debug for Solution {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_map().entries(self.iter()).finish()
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct Outcome {
+    /// Why the search ended.
+    pub status: SearchStatus,
+    /// The solutions kept, in the order found (none in [`Mode::Count`]).
+    pub solutions: Vec<Solution>,
+    /// Statistics.
+    pub stats: Stats,
+    /// When the root itself failed: the constraint that found it (the
+    /// puzzle has no solution, and this is the clue to blame).
+    pub root_failure: Option<ConstraintId>,
+}
+
+/// A search's frame for one open choice: where to go right.
+#[derive(Clone, Copy, Debug)]
+struct Frame {
+    /// The choice node.
+    node: NodeId,
+    /// Its depth.
+    depth: u32,
+    /// The right branch's decision.
+    right: Decision,
+}
+
+/// What the search loop does next.
+#[derive(Clone, Copy, Debug)]
+enum Next {
+    /// Propagate and classify a node reached by `decision` from `parent`.
+    Visit {
+        parent: Option<NodeId>,
+        decision: Option<Decision>,
+        depth: u32,
+    },
+    /// Take the right branch of the innermost open choice.
+    Backtrack,
+    /// Nothing is left.
+    Done(SearchStatus),
+}
+
+/// A solver for one model: the engine plus the search's own storage,
+/// reusable across searches.
+///
+/// ```
+/// use bitfd::{Model, SearchOptions, Solver, Strength};
+///
+/// // Three people in three houses, all in different houses.
+/// let mut m = Model::new();
+/// let a = m.int_var("alice", 1, 3)?;
+/// let b = m.int_var("bob", 1, 3)?;
+/// let c = m.int_var("carol", 1, 3)?;
+/// m.all_different(&[a, b, c], Strength::Domain)?;
+/// m.equal_value(a, 2)?;
+/// m.less(b, c)?;
+///
+/// let mut solver = Solver::new(&m);
+/// let outcome = solver.all(&SearchOptions::default());
+/// assert_eq!(outcome.solutions.len(), 1);
+/// assert_eq!(outcome.solutions[0].value_of("carol"), Some(3));
+/// assert_eq!(outcome.stats.nodes, 1); // propagation alone solved it
+/// # Ok::<(), bitfd::ModelError>(())
+/// ```
+#[derive(Debug, Clone)]
+pub struct Solver {
+    engine: Engine,
+    names: Arc<Names>,
+    /// Saved states, `engine.state_len()` words a frame.
+    slab: Vec<u64>,
+    frames: Vec<Frame>,
+    next: Next,
+    stats: Stats,
+    started: Option<Instant>,
+    options: SearchOptions,
+    root_failure: Option<ConstraintId>,
+}
+
+impl Solver {
+    /// Builds a solver for `model`.
+    pub fn new(model: &Model) -> Solver {
+        let engine = Engine::new(model);
+        Solver {
+            slab: Vec::with_capacity(engine.state_len() * 16),
+            engine,
+            names: model.names().clone(),
+            frames: Vec::with_capacity(16),
+            next: Next::Done(SearchStatus::Complete),
+            stats: Stats::default(),
+            started: None,
+            options: SearchOptions::default(),
+            root_failure: None,
+        }
+    }
+
+    /// The engine, for reading domains or switching constraints on and off.
+    pub fn engine(&self) -> &Engine {
+        &self.engine
+    }
+
+    /// The engine, mutably: [`Engine::set_enabled`] takes effect from the
+    /// next search.
+    pub fn engine_mut(&mut self) -> &mut Engine {
+        &mut self.engine
+    }
+
+    /// Searches in the given mode.
+    pub fn solve(&mut self, options: &SearchOptions, mode: Mode) -> Outcome {
+        self.solve_observed(options, mode, &mut ())
+    }
+
+    /// Searches in the given mode, reporting to `observer`.
+    pub fn solve_observed<O: Observer>(
+        &mut self,
+        options: &SearchOptions,
+        mode: Mode,
+        observer: &mut O,
+    ) -> Outcome {
+        self.start(options);
+        let (keep, limit) = match mode {
+            Mode::First => (true, Some(1)),
+            Mode::All => (true, None),
+            Mode::Count => (false, None),
+            Mode::AtMost(n) => (true, Some(n)),
+        };
+        let mut solutions = Vec::new();
+        let status = loop {
+            if limit.is_some_and(|n| self.stats.solutions >= n) {
+                break SearchStatus::SolutionLimit;
+            }
+            match self.step(observer) {
+                Ok(()) => {
+                    if keep {
+                        solutions.push(self.current_solution());
+                    }
+                }
+                Err(status) => break status,
+            }
+        };
+        observer.finished(status);
+        Outcome {
+            status,
+            solutions,
+            stats: self.stats,
+            root_failure: self.root_failure,
+        }
+    }
+
+    /// The first solution, if any.
+    pub fn first(&mut self, options: &SearchOptions) -> Outcome {
+        self.solve(options, Mode::First)
+    }
+
+    /// Every solution.
+    pub fn all(&mut self, options: &SearchOptions) -> Outcome {
+        self.solve(options, Mode::All)
+    }
+
+    /// Counts the solutions without keeping them (`outcome.stats.solutions`).
+    pub fn count(&mut self, options: &SearchOptions) -> Outcome {
+        self.solve(options, Mode::Count)
+    }
+
+    /// The solutions, one at a time, as the search finds them.
+    ///
+    /// ```
+    /// use bitfd::{Model, SearchOptions, Solver};
+    ///
+    /// let mut m = Model::new();
+    /// let x = m.int_var("x", 0, 9)?;
+    /// let mut solver = Solver::new(&m);
+    /// let odd: Vec<u8> = solver
+    ///     .solutions(&SearchOptions::default())
+    ///     .map(|s| s[x])
+    ///     .filter(|v| v % 2 == 1)
+    ///     .take(2)
+    ///     .collect();
+    /// assert_eq!(odd, vec![1, 3]);
+    /// # Ok::<(), bitfd::ModelError>(())
+    /// ```
+    pub fn solutions(&mut self, options: &SearchOptions) -> Solutions<'_> {
+        self.start(options);
+        Solutions { solver: self }
+    }
+
+    /// The statistics of the current or last search.
+    pub fn stats(&self) -> Stats {
+        self.stats
+    }
+
+    /// Resets the engine and the counters for a new search.
+    fn start(&mut self, options: &SearchOptions) {
+        self.engine.reset();
+        self.frames.clear();
+        self.stats = Stats::default();
+        self.root_failure = None;
+        self.options = *options;
+        self.started = options.time_limit.map(|_| Instant::now());
+        self.next = Next::Visit {
+            parent: None,
+            decision: None,
+            depth: 0,
+        };
+    }
+
+    /// The solution the engine holds now (every domain fixed).
+    fn current_solution(&self) -> Solution {
+        let values = self
+            .engine
+            .domains()
+            .map(|d| d.min().unwrap_or(0))
+            .collect();
+        Solution {
+            values,
+            names: self.names.clone(),
+        }
+    }
+
+    /// Runs the search until the next solution (`Ok`, the engine holds it)
+    /// or the end (`Err` with the reason).
+    fn step<O: Observer>(&mut self, observer: &mut O) -> Result<(), SearchStatus> {
+        let width = self.engine.state_len();
+        let propagations_before = self.engine.propagations();
+        let result = loop {
+            match self.next {
+                Next::Done(status) => break Err(status),
+                Next::Backtrack => {
+                    let Some(frame) = self.frames.pop() else {
+                        self.next = Next::Done(SearchStatus::Complete);
+                        continue;
+                    };
+                    let at = self.frames.len() * width;
+                    self.engine.restore(&self.slab[at..at + width]);
+                    self.engine.restrict(frame.right.var, frame.right.keeps());
+                    self.next = Next::Visit {
+                        parent: Some(frame.node),
+                        decision: Some(frame.right),
+                        depth: frame.depth + 1,
+                    };
+                }
+                Next::Visit {
+                    parent,
+                    decision,
+                    depth,
+                } => {
+                    if let Some(status) = self.limit_reached() {
+                        self.next = Next::Done(status);
+                        continue;
+                    }
+                    let id = self.stats.nodes;
+                    self.stats.nodes += 1;
+                    self.stats.max_depth = self.stats.max_depth.max(depth);
+                    let node = |kind| Node {
+                        id,
+                        parent,
+                        depth,
+                        decision,
+                        kind,
+                    };
+                    if let Err(by) = self.engine.propagate_observed(observer) {
+                        self.stats.failures += 1;
+                        if id == 0 {
+                            self.root_failure = Some(by);
+                        }
+                        observer.node(&node(NodeKind::Failed { by: Some(by) }));
+                        self.next = Next::Backtrack;
+                        continue;
+                    }
+                    let Some(branch) = self.branch() else {
+                        self.stats.solutions += 1;
+                        observer.node(&node(NodeKind::Solution {
+                            index: self.stats.solutions,
+                        }));
+                        self.next = Next::Backtrack;
+                        break Ok(());
+                    };
+                    self.stats.choices += 1;
+                    observer.node(&node(NodeKind::Choice { branch }));
+                    // Save the state for the right branch, then go left.
+                    let at = self.frames.len() * width;
+                    if self.slab.len() < at + width {
+                        self.slab.resize(at + width, 0);
+                    }
+                    self.engine.save(&mut self.slab[at..at + width]);
+                    self.frames.push(Frame {
+                        node: id,
+                        depth,
+                        right: branch.negate(),
+                    });
+                    self.engine.restrict(branch.var, branch.keeps());
+                    self.next = Next::Visit {
+                        parent: Some(id),
+                        decision: Some(branch),
+                        depth: depth + 1,
+                    };
+                }
+            }
+        };
+        self.stats.propagations += self.engine.propagations() - propagations_before;
+        result
+    }
+
+    /// Whether a limit says to stop before the next node.
+    fn limit_reached(&self) -> Option<SearchStatus> {
+        let nodes = self.stats.nodes;
+        if self.options.node_limit.is_some_and(|limit| nodes >= limit) {
+            return Some(SearchStatus::NodeLimit);
+        }
+        if let (Some(limit), Some(started)) = (self.options.time_limit, self.started) {
+            // Reading the clock costs more than a node of a small puzzle.
+            if nodes % 256 == 0 && started.elapsed() >= limit {
+                return Some(SearchStatus::TimeLimit);
+            }
+        }
+        None
+    }
+
+    /// The left branch's decision at the current node, or `None` when every
+    /// variable is fixed.
+    fn branch(&self) -> Option<Decision> {
+        let var = select_var(&self.engine, self.options.var_order)?;
+        let d = self.engine.dom(var);
+        let (lo, hi) = (d.min()?, d.max()?);
+        Some(match self.options.value_order {
+            ValueOrder::Min => Decision {
+                var,
+                op: DecisionOp::Eq,
+                value: lo,
+            },
+            ValueOrder::Max => Decision {
+                var,
+                op: DecisionOp::Eq,
+                value: hi,
+            },
+            ValueOrder::Split => Decision {
+                var,
+                op: DecisionOp::Le,
+                value: lo + (hi - lo) / 2,
+            },
+        })
+    }
+}
+
+/// The variable to branch on, or `None` when all are fixed.
+fn select_var(engine: &Engine, order: VarOrder) -> Option<VarId> {
+    let mut best: Option<(usize, u32)> = None;
+    for (i, d) in engine.domains().enumerate() {
+        let size = d.size();
+        if size <= 1 {
+            continue;
+        }
+        match order {
+            VarOrder::InputOrder => return Some(engine.var_at(i)),
+            // Strict comparisons keep the earliest of equal candidates.
+            VarOrder::FirstFail if best.is_none_or(|(_, s)| size < s) => best = Some((i, size)),
+            VarOrder::LargestDomain if best.is_none_or(|(_, s)| size > s) => {
+                best = Some((i, size));
+            }
+            _ => {}
+        }
+        // Nothing beats a domain of two under first-fail.
+        if order == VarOrder::FirstFail && size == 2 {
+            break;
+        }
+    }
+    best.map(|(i, _)| engine.var_at(i))
+}
+
+/// The solutions of a search, in the order found; see [`Solver::solutions`].
+#[derive(Debug)]
+pub struct Solutions<'s> {
+    solver: &'s mut Solver,
+}
+
+impl Solutions<'_> {
+    /// The statistics so far.
+    pub fn stats(&self) -> Stats {
+        self.solver.stats
+    }
+}
+
+impl Iterator for Solutions<'_> {
+    type Item = Solution;
+
+    fn next(&mut self) -> Option<Solution> {
+        match self.solver.step(&mut ()) {
+            Ok(()) => Some(self.solver.current_solution()),
+            Err(_) => None,
+        }
+    }
+}
+
+/// A shorthand: builds a solver for `model` and searches in `mode`.
+///
+/// ```
+/// use bitfd::{Mode, Model, SearchOptions, solve};
+///
+/// let mut m = Model::new();
+/// let x = m.int_var("x", 1, 4)?;
+/// let y = m.int_var("y", 1, 4)?;
+/// m.distance(x, y, 3)?;
+/// let outcome = solve(&m, &SearchOptions::default(), Mode::Count);
+/// assert_eq!(outcome.stats.solutions, 2); // (1,4) and (4,1)
+/// # Ok::<(), bitfd::ModelError>(())
+/// ```
+pub fn solve(model: &Model, options: &SearchOptions, mode: Mode) -> Outcome {
+    Solver::new(model).solve(options, mode)
+}
