@@ -72,8 +72,9 @@
 //! let y = m.var_in("y", &[2, 3, 7])?;
 //! m.post_propagator(SumIsTen { x, y })?;
 //! let outcome = Solver::new(&m).all(&SearchOptions::default());
+//! // First-fail branches on y (3 values) before x (10): y = 2, 3, 7.
 //! let xs: Vec<u8> = outcome.solutions.iter().map(|s| s[x]).collect();
-//! assert_eq!(xs, vec![3, 7, 8]);
+//! assert_eq!(xs, vec![8, 7, 3]);
 //! # Ok::<(), bitfd::ModelError>(())
 //! ```
 
