@@ -103,29 +103,18 @@ impl Engine {
         let count = model.constraint_count();
         let mut by_constraint = vec![None; count];
 
-        // Queue order: cheap classes first, posting order inside a class
-        // (a stable bucket sort over the four priorities).
+        // Queue order: cheap classes first, posting order inside a class.
+        // Constraint ids are unique, so the unstable sort is deterministic.
         let mut built: Vec<(Priority, ConstraintId, AnyPropagator)> = Vec::with_capacity(count);
         for (id, c) in model.constraints() {
             if let Some(p) = build(c) {
                 built.push((p.as_dyn().priority(), id, p));
             }
         }
-        let mut order: Vec<usize> = Vec::with_capacity(built.len());
-        for class in [
-            Priority::Unary,
-            Priority::Binary,
-            Priority::Linear,
-            Priority::Quadratic,
-        ] {
-            order.extend((0..built.len()).filter(|&i| built[i].0 == class));
-        }
-        let mut slots: Vec<Option<(ConstraintId, AnyPropagator)>> =
-            built.into_iter().map(|(_, id, p)| Some((id, p))).collect();
-        let mut props = Vec::with_capacity(order.len());
-        let mut origin = Vec::with_capacity(order.len());
-        for i in order {
-            let (id, p) = slots[i].take().expect("each index once");
+        built.sort_unstable_by_key(|&(priority, id, _)| (priority, id));
+        let mut props = Vec::with_capacity(built.len());
+        let mut origin = Vec::with_capacity(built.len());
+        for (_, id, p) in built {
             by_constraint[id.index()] = Some(origin.len() as u32);
             origin.push(id);
             props.push(p);
@@ -154,18 +143,18 @@ impl Engine {
         for b in 1..bucket_len.len() {
             bucket_len[b] += bucket_len[b - 1];
         }
-        let mut fill = bucket_len.clone();
-        let mut wake_list = vec![0u32; triples.len()];
-        for (bucket, p) in triples {
-            wake_list[fill[bucket as usize] as usize] = p;
-            fill[bucket as usize] += 1;
-        }
-        let wake_index = (0..vars)
+        let wake_index: Vec<[u32; 4]> = (0..vars)
             .map(|x| {
                 let b = &bucket_len[x * 3..x * 3 + 4];
                 [b[0], b[1], b[2], b[3]]
             })
             .collect();
+        // Fill each bucket from its start; `bucket_len[b]` becomes its end.
+        let mut wake_list = vec![0u32; triples.len()];
+        for (bucket, p) in triples {
+            wake_list[bucket_len[bucket as usize] as usize] = p;
+            bucket_len[bucket as usize] += 1;
+        }
 
         let mut state = vec![0u64; next_word as usize];
         for (slot, d) in state.iter_mut().zip(model.domains()) {
@@ -438,43 +427,32 @@ fn event_rank(e: Event) -> u32 {
 /// has none, so the each-value-held would never prune anything: the
 /// fixpoints, and so the search trees, are the same without it.
 fn subsumed_pairs(model: &Model, by_constraint: &[Option<u32>]) -> Vec<(u32, u32)> {
-    let mut groups: Vec<(Vec<usize>, u32)> = Vec::new();
-    for (id, c) in model.constraints() {
-        if let (
-            Constraint::AllDifferent {
-                vars,
-                offsets,
-                strength: Strength::Domain,
-            },
-            Some(p),
-        ) = (c, by_constraint[id.index()])
-        {
-            if offsets.iter().all(|&o| o == 0) {
-                let mut key: Vec<usize> = vars.iter().map(|x| x.index()).collect();
-                key.sort_unstable();
-                groups.push((key, p));
-            }
-        }
-    }
     let mut pairs = Vec::new();
-    if groups.is_empty() {
-        return pairs;
-    }
     for (id, c) in model.constraints() {
         let (Constraint::EachValueHeld { vars, values }, Some(p)) = (c, by_constraint[id.index()])
         else {
             continue;
         };
         let initial = vars.iter().fold(Domain::EMPTY, |d, &x| d | model.domain(x));
-        if values.size() as usize != vars.len() || initial - *values != Domain::EMPTY {
+        let distinct = (0..vars.len()).all(|i| !vars[..i].contains(&vars[i]));
+        if values.size() as usize != vars.len() || initial - *values != Domain::EMPTY || !distinct {
             continue;
         }
-        let mut key: Vec<usize> = vars.iter().map(|x| x.index()).collect();
-        key.sort_unstable();
-        if key.windows(2).any(|w| w[0] == w[1]) {
-            continue;
-        }
-        if let Some(&(_, by)) = groups.iter().find(|(g, _)| *g == key) {
+        // The same variables (both lists are duplicate-free and equally long).
+        let by = model.constraints().find_map(|(other, c)| match c {
+            Constraint::AllDifferent {
+                vars: group,
+                offsets,
+                strength: Strength::Domain,
+            } if group.len() == vars.len()
+                && offsets.iter().all(|&o| o == 0)
+                && vars.iter().all(|x| group.contains(x)) =>
+            {
+                by_constraint[other.index()]
+            }
+            _ => None,
+        });
+        if let Some(by) = by {
             pairs.push((p, by));
         }
     }

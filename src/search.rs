@@ -324,10 +324,10 @@ impl Solver {
     pub fn new(model: &Model) -> Solver {
         let engine = Engine::new(model);
         Solver {
-            slab: Vec::with_capacity(engine.state_len() * 16),
+            slab: Vec::new(),
             engine,
             names: model.names().clone(),
-            frames: Vec::with_capacity(16),
+            frames: Vec::new(),
             next: Next::Done(SearchStatus::Complete),
             stats: Stats::default(),
             started: None,
