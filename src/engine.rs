@@ -94,46 +94,95 @@ pub struct Engine {
     subsumed: Vec<(u32, u32)>,
     /// Propagator runs so far.
     propagations: u64,
+    /// Storage `load` reuses.
+    scratch: Scratch,
+}
+
+/// Buffers [`Engine::load`] needs only while it builds.
+#[derive(Debug, Clone, Default)]
+struct Scratch {
+    built: Vec<(Priority, ConstraintId, AnyPropagator)>,
+    subs: Subscriptions,
+    /// Prefix sums over (variable, event) buckets.
+    bucket_len: Vec<u32>,
+    /// `(bucket, propagator)` pairs.
+    triples: Vec<(u32, u32)>,
 }
 
 impl Engine {
     /// Builds the engine for `model`, with every propagator queued.
     pub fn new(model: &Model) -> Engine {
+        let mut engine = Engine {
+            model: model.tag(),
+            vars: 0,
+            state: Vec::new(),
+            root: Vec::new(),
+            props: Vec::new(),
+            origin: Vec::new(),
+            by_constraint: Vec::new(),
+            state_range: Vec::new(),
+            wake_index: Vec::new(),
+            wake_list: Vec::new(),
+            queue: Vec::new(),
+            enabled: Vec::new(),
+            wanted: Vec::new(),
+            subsumed: Vec::new(),
+            propagations: 0,
+            scratch: Scratch::default(),
+        };
+        engine.load(model);
+        engine
+    }
+
+    /// Makes this engine the engine for `model`, as [`Engine::new`] would
+    /// build it, but reusing the storage it already has: a generator that
+    /// checks many models of one size allocates nothing after the first.
+    pub fn load(&mut self, model: &Model) {
         let vars = model.len();
-        let count = model.constraint_count();
-        let mut by_constraint = vec![None; count];
+        self.model = model.tag();
+        self.vars = vars;
+        self.propagations = 0;
+        self.by_constraint.clear();
+        self.by_constraint.resize(model.constraint_count(), None);
 
         // Queue order: cheap classes first, posting order inside a class.
         // Constraint ids are unique, so the unstable sort is deterministic.
-        let mut built: Vec<(Priority, ConstraintId, AnyPropagator)> = Vec::with_capacity(count);
+        let built = &mut self.scratch.built;
+        built.clear();
         for (id, c) in model.constraints() {
             if let Some(p) = build(c) {
                 built.push((p.as_dyn().priority(), id, p));
             }
         }
         built.sort_unstable_by_key(|&(priority, id, _)| (priority, id));
-        let mut props = Vec::with_capacity(built.len());
-        let mut origin = Vec::with_capacity(built.len());
-        for (_, id, p) in built {
-            by_constraint[id.index()] = Some(origin.len() as u32);
-            origin.push(id);
-            props.push(p);
+        self.props.clear();
+        self.origin.clear();
+        for (_, id, p) in built.drain(..) {
+            self.by_constraint[id.index()] = Some(self.origin.len() as u32);
+            self.origin.push(id);
+            self.props.push(p);
         }
 
         // State words, and subscriptions grouped by variable with a counting
         // sort: each variable's list holds its Changed subscribers, then
         // Bounds, then Fixed, so that an event wakes a prefix of the list;
         // inside a group, propagators are in queue order.
-        let mut state_range = Vec::with_capacity(props.len());
+        self.state_range.clear();
         let mut next_word = vars as u32;
-        let mut subs = Subscriptions::collecting();
-        let mut bucket_len = vec![0u32; vars * 3 + 1];
-        let mut triples: Vec<(u32, u32)> = Vec::new(); // (bucket, propagator)
-        for (p, prop) in props.iter().enumerate() {
+        let Scratch {
+            subs,
+            bucket_len,
+            triples,
+            ..
+        } = &mut self.scratch;
+        bucket_len.clear();
+        bucket_len.resize(vars * 3 + 1, 0);
+        triples.clear();
+        for (p, prop) in self.props.iter().enumerate() {
             let words = prop.as_dyn().state_words() as u32;
-            state_range.push((next_word, next_word + words));
+            self.state_range.push((next_word, next_word + words));
             next_word += words;
-            prop.as_dyn().subscribe(&mut subs);
+            prop.as_dyn().subscribe(subs);
             for (x, e) in subs.take() {
                 let bucket = x.index() as u32 * 3 + event_rank(e);
                 bucket_len[bucket as usize + 1] += 1;
@@ -143,49 +192,39 @@ impl Engine {
         for b in 1..bucket_len.len() {
             bucket_len[b] += bucket_len[b - 1];
         }
-        let wake_index: Vec<[u32; 4]> = (0..vars)
-            .map(|x| {
-                let b = &bucket_len[x * 3..x * 3 + 4];
-                [b[0], b[1], b[2], b[3]]
-            })
-            .collect();
+        self.wake_index.clear();
+        self.wake_index.extend((0..vars).map(|x| {
+            let b = &bucket_len[x * 3..x * 3 + 4];
+            [b[0], b[1], b[2], b[3]]
+        }));
         // Fill each bucket from its start; `bucket_len[b]` becomes its end.
-        let mut wake_list = vec![0u32; triples.len()];
-        for (bucket, p) in triples {
-            wake_list[bucket_len[bucket as usize] as usize] = p;
+        self.wake_list.clear();
+        self.wake_list.resize(triples.len(), 0);
+        for &(bucket, p) in triples.iter() {
+            self.wake_list[bucket_len[bucket as usize] as usize] = p;
             bucket_len[bucket as usize] += 1;
         }
 
-        let mut state = vec![0u64; next_word as usize];
-        for (slot, d) in state.iter_mut().zip(model.domains()) {
-            *slot = d.bits();
+        self.state.clear();
+        self.state.extend(model.domains().iter().map(|d| d.bits()));
+        self.state.resize(next_word as usize, 0);
+        self.root.clear();
+        self.root.extend_from_slice(&self.state);
+        let n = self.props.len();
+        let words = n.div_ceil(64);
+        self.wanted.clear();
+        self.wanted.resize(words, u64::MAX);
+        if n % 64 != 0 {
+            self.wanted[words - 1] = (1u64 << (n % 64)) - 1;
         }
-        let words = props.len().div_ceil(64);
-        let mut wanted = vec![u64::MAX; words];
-        if props.len() % 64 != 0 {
-            wanted[words - 1] = (1u64 << (props.len() % 64)) - 1;
-        }
-        let subsumed = subsumed_pairs(model, &by_constraint);
-        let mut engine = Engine {
-            model: model.tag(),
-            vars,
-            root: state.clone(),
-            state,
-            props,
-            origin,
-            by_constraint,
-            state_range,
-            wake_index,
-            wake_list,
-            queue: vec![0; words],
-            enabled: wanted.clone(),
-            wanted,
-            subsumed,
-            propagations: 0,
-        };
-        engine.update_enabled();
-        engine.queue.copy_from_slice(&engine.enabled);
-        engine
+        self.enabled.clear();
+        self.enabled.resize(words, 0);
+        self.queue.clear();
+        self.queue.resize(words, 0);
+        self.subsumed.clear();
+        subsumed_pairs(model, &self.by_constraint, &mut self.subsumed);
+        self.update_enabled();
+        self.queue.copy_from_slice(&self.enabled);
     }
 
     /// The number of variables.
@@ -426,8 +465,7 @@ fn event_rank(e: Event) -> u32 {
 /// holder's other edges lie on no alternating cycle) and fails when a value
 /// has none, so the each-value-held would never prune anything: the
 /// fixpoints, and so the search trees, are the same without it.
-fn subsumed_pairs(model: &Model, by_constraint: &[Option<u32>]) -> Vec<(u32, u32)> {
-    let mut pairs = Vec::new();
+fn subsumed_pairs(model: &Model, by_constraint: &[Option<u32>], pairs: &mut Vec<(u32, u32)>) {
     for (id, c) in model.constraints() {
         let (Constraint::EachValueHeld { vars, values }, Some(p)) = (c, by_constraint[id.index()])
         else {
@@ -456,7 +494,6 @@ fn subsumed_pairs(model: &Model, by_constraint: &[Option<u32>]) -> Vec<(u32, u32
             pairs.push((p, by));
         }
     }
-    pairs
 }
 
 /// Hands the context's prunings to the observer with the running constraint.

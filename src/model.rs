@@ -444,6 +444,19 @@ impl Model {
         m
     }
 
+    /// Empties the model, keeping its storage, and gives it a new tag:
+    /// the old [`VarId`]s no longer belong to it.
+    pub fn clear(&mut self) {
+        self.id = NEXT_MODEL.fetch_add(1, Ordering::Relaxed);
+        match Arc::get_mut(&mut self.names) {
+            Some(names) => names.clear(),
+            // Solutions still share the old names: leave them theirs.
+            None => self.names = Arc::new(Names::default()),
+        }
+        self.domains.clear();
+        self.constraints.clear();
+    }
+
     /// The tag this model's [`VarId`]s carry.
     pub(crate) fn tag(&self) -> u32 {
         self.id
@@ -947,6 +960,12 @@ impl Names {
         let (text, spans, hasher) = (&self.text, &self.spans, &self.hasher);
         self.by_name
             .reserve(vars, |&i| hasher.hash_one(slice(text, spans, i)));
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.spans.clear();
+        self.by_name.clear();
     }
 
     /// Adds `name` as variable `index`; false if the name is taken.

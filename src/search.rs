@@ -336,6 +336,13 @@ impl Solver {
         }
     }
 
+    /// Makes this the solver for `model`, reusing the storage it has (see
+    /// [`Engine::load`]).
+    pub fn load(&mut self, model: &Model) {
+        self.engine.load(model);
+        self.names = model.names().clone();
+    }
+
     /// The engine, for reading domains or switching constraints on and off.
     pub fn engine(&self) -> &Engine {
         &self.engine
