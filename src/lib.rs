@@ -33,9 +33,11 @@
 //! * [`Engine`]: the event queue and the fixpoint loop.
 //! * [`Solver`], [`SearchOptions`], [`Outcome`], [`Stats`]: search.
 //! * [`Observer`]: watch the search tree and the propagation as they happen.
+//! * [`check`]: uniqueness with witnesses, difficulty ratings, minimal clue sets.
 
 #![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
 
+pub mod check;
 mod domain;
 mod engine;
 mod model;
