@@ -58,4 +58,4 @@ pub use search::{
     VarOrder, solve,
 };
 pub use trace::{Profile, ProfileRow, Removal, Step, StepKind, Trace};
-pub use tree::{Settings, Tree, TreeStats, Unexplored};
+pub use tree::{Tree, TreeSettings, TreeStats, Unexplored};

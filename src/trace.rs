@@ -82,7 +82,7 @@ use crate::search::{Mode, Outcome, SearchOptions, SearchStatus, Solver};
 use crate::tree::Legend;
 
 /// The version of the trace's text format; a change gets a new number.
-pub const TRACE_FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 1;
 
 /// One narrowed variable of a [`StepKind::Progress`] step.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -348,6 +348,7 @@ impl Observer for Trace {
     }
 
     fn finished(&mut self, status: SearchStatus) {
+        self.begin();
         self.status = Some(status);
     }
 }
@@ -363,7 +364,7 @@ fn indent(f: &mut impl fmt::Write, depth: u32) -> fmt::Result {
 impl fmt::Display for Trace {
     /// The text of the [module docs](self).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        writeln!(f, "# bitfd-trace {TRACE_FORMAT_VERSION}")?;
+        writeln!(f, "# bitfd-trace {FORMAT_VERSION}")?;
         let (mut guesses, mut conflicts, mut solutions) = (0u64, 0u64, 0u64);
         for step in &self.steps {
             match &step.kind {

@@ -110,7 +110,7 @@ pub(crate) fn one_line(s: &str) -> Cow<'_, str> {
 /// header names them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 #[cfg_attr(feature = "serde", derive(serde::Serialize))]
-pub struct Settings {
+pub struct TreeSettings {
     /// Variable selection.
     #[cfg_attr(feature = "serde", serde(serialize_with = "display"))]
     pub var_order: VarOrder,
@@ -129,10 +129,10 @@ pub struct Settings {
     pub each_value_held: u32,
 }
 
-impl Settings {
+impl TreeSettings {
     /// The settings of a search of `model` with `options`.
-    pub fn new(model: &Model, options: &SearchOptions) -> Settings {
-        let mut s = Settings {
+    pub fn new(model: &Model, options: &SearchOptions) -> TreeSettings {
+        let mut s = TreeSettings {
             var_order: options.var_order,
             value_order: options.value_order,
             node_limit: options.node_limit,
@@ -159,7 +159,7 @@ impl Settings {
     }
 }
 
-impl fmt::Display for Settings {
+impl fmt::Display for TreeSettings {
     /// `var first-fail; value min; all-different 5 value, 0 domain;
     /// each-value-held 0; node limit none; time limit none`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -279,7 +279,7 @@ pub struct Unexplored {
 #[derive(Clone, Debug)]
 pub struct Tree {
     legend: Legend,
-    settings: Settings,
+    settings: TreeSettings,
     /// The nodes in visit order; `nodes[i].id == i`.
     nodes: Vec<Node>,
     /// Why the search ended; `None` while it runs.
@@ -291,7 +291,7 @@ impl Tree {
     pub fn new(model: &Model, options: &SearchOptions) -> Tree {
         Tree {
             legend: Legend::new(model),
-            settings: Settings::new(model, options),
+            settings: TreeSettings::new(model, options),
             nodes: Vec::new(),
             status: None,
         }
@@ -306,7 +306,7 @@ impl Tree {
     }
 
     /// The search settings and strengths the header names.
-    pub fn settings(&self) -> &Settings {
+    pub fn settings(&self) -> &TreeSettings {
         &self.settings
     }
 
@@ -347,6 +347,12 @@ impl Tree {
         })
         .expect("the closure never fails");
         out
+    }
+
+    /// Whether a limit stopped the search before its root: no node, and a
+    /// status other than complete.
+    fn root_unexplored(&self) -> bool {
+        self.nodes.is_empty() && self.status.is_some_and(|s| s != SearchStatus::Complete)
     }
 
     /// Empties the tree for a new search.
@@ -426,6 +432,12 @@ impl Tree {
         writeln!(out, "  node [label=\"\", style=filled, fontsize=10];")?;
         writeln!(out, "  edge [fontsize=9];")?;
         let mut unexplored = 0u64;
+        if self.root_unexplored() {
+            writeln!(
+                out,
+                "  u0 [shape=triangle, width=0.3, style=dashed, color=grey, tooltip=\"unexplored\"];"
+            )?;
+        }
         self.walk(|event| {
             let (id, parent, decision) = match event {
                 Walk::Node(node) => {
@@ -530,6 +542,9 @@ impl fmt::Display for Tree {
     /// node, a footer.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "# bitfd-tree {FORMAT_VERSION}; {}", self.settings)?;
+        if self.root_unexplored() {
+            f.write_str("root  unexplored\n")?;
+        }
         self.walk(|event| {
             let (depth, decision) = match event {
                 Walk::Node(node) => (node.depth, node.decision),
@@ -573,8 +588,9 @@ impl fmt::Display for Tree {
 impl Observer for Tree {
     #[inline]
     fn node(&mut self, node: &Node) {
-        // A new root: a new search. Drop the last one's nodes.
-        if node.id == 0 {
+        // A new root, or any node after the end of a search: a new search.
+        // Drop the last one's nodes.
+        if node.id == 0 || self.status.is_some() {
             self.clear();
         }
         debug_assert_eq!(node.id, self.nodes.len() as NodeId, "nodes come in order");
@@ -582,6 +598,11 @@ impl Observer for Tree {
     }
 
     fn finished(&mut self, status: SearchStatus) {
+        // A second end with no node between: a search that stopped before
+        // its root (a node limit of 0).
+        if self.status.is_some() {
+            self.clear();
+        }
         self.status = Some(status);
     }
 }
@@ -598,14 +619,14 @@ mod json {
 
     use serde::ser::{Serialize, Serializer};
 
-    use super::{FORMAT_VERSION, Settings, Tree, TreeStats, Walk};
+    use super::{FORMAT_VERSION, Tree, TreeSettings, TreeStats, Walk};
     use crate::observer::{Decision, NodeKind};
 
     #[derive(serde::Serialize)]
     struct JsonTree<'t> {
         format: &'static str,
         version: u32,
-        settings: &'t Settings,
+        settings: &'t TreeSettings,
         stats: TreeStats,
         status: String,
         nodes: Vec<JsonNode>,

@@ -599,3 +599,27 @@ fn a_tree_passed_to_a_second_search_records_only_that_search() {
     assert_eq!(tree.to_string(), once_tree);
     assert_eq!(trace.to_string(), once_trace);
 }
+
+#[test]
+fn a_node_limit_of_0_leaves_even_the_root_unexplored() {
+    let model = queens(6);
+    let options = SearchOptions::default().node_limit(0);
+    let mut tree = Tree::new(&model, &options);
+    let mut trace = Trace::new(&model);
+    let mut solver = Solver::new(&model);
+    // A full search first: the cut-short one after it must replace it.
+    solver.solve_observed(
+        &SearchOptions::default(),
+        Mode::All,
+        &mut (&mut tree, &mut trace),
+    );
+    let outcome = solver.solve_observed(&options, Mode::All, &mut (&mut tree, &mut trace));
+    assert_eq!(outcome.status, SearchStatus::NodeLimit);
+    let text = tree.to_string();
+    assert_eq!(text.lines().nth(1), Some("root  unexplored"));
+    assert!(text.ends_with(
+        "# nodes 0; choices 0; failures 0; solutions 0; max depth 0; status node limit\n"
+    ));
+    assert_eq!(tree.to_dot().matches("shape=triangle").count(), 1);
+    assert!(trace.steps().is_empty());
+}
