@@ -34,6 +34,10 @@
 //! * [`Solver`], [`SearchOptions`], [`Outcome`], [`Stats`]: search.
 //! * [`Observer`]: watch the search tree and the propagation as they happen.
 //! * [`check`]: uniqueness with witnesses, difficulty ratings, minimal clue sets.
+//! * [`Tree`]: the recorded search tree, as stable text for snapshot tests
+//!   ([format](tree)), DOT and JSON.
+//! * [`Trace`]: the deduction trace (which constraint removed which values,
+//!   each guess and conflict) and the per-constraint [`Profile`].
 
 #![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
 
@@ -44,6 +48,8 @@ mod model;
 mod observer;
 pub mod propagators;
 mod search;
+pub mod trace;
+pub mod tree;
 
 pub use domain::{Domain, Values};
 pub use engine::Engine;
@@ -53,3 +59,5 @@ pub use search::{
     Mode, Outcome, SearchOptions, SearchStatus, Solution, Solutions, Solver, Stats, ValueOrder,
     VarOrder, solve,
 };
+pub use trace::{Profile, ProfileRow, Removal, Step, StepKind, Trace};
+pub use tree::{Tree, TreeSettings, TreeStats, Unexplored};

@@ -176,7 +176,13 @@ impl fmt::Display for SearchStatus {
     }
 }
 
-/// Search statistics. Node counting: see the [module docs](self).
+/// Search statistics.
+///
+/// Node counting: every node of the tree counts, the root included: choice
+/// nodes, failed leaves and solution leaves. A puzzle that propagation alone
+/// solves has 1 node, and `nodes = choices + failures + solutions` for a
+/// search that ran to the end (the Oz Explorer counts the same way: its
+/// zebra has 33 nodes = 16 + 16 + 1). The root has depth 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Stats {
     /// Every node of the tree: choices + failures + solutions.
