@@ -558,10 +558,12 @@ fn build(constraint: &Constraint) -> Option<AnyPropagator> {
                 }
                 Strength::Domain => {
                     let repeats = (0..vars.len()).any(|i| vars[..i].contains(&vars[i]));
+                    let shifted = offsets.iter().any(|&o| o != 0);
                     AnyPropagator::AllDifferentDomain(AllDifferentDomain {
                         vars,
                         offsets,
                         repeats,
+                        shifted,
                     })
                 }
             })

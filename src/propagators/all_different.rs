@@ -111,6 +111,8 @@ pub(crate) struct AllDifferentDomain {
     pub(crate) offsets: Box<[i32]>,
     /// Some variable occurs twice, so the filtering may not be idempotent.
     pub(crate) repeats: bool,
+    /// Some offset is not zero (else the shifts are skipped).
+    pub(crate) shifted: bool,
 }
 
 impl AllDifferentDomain {
@@ -124,9 +126,13 @@ impl AllDifferentDomain {
         let mut g = Graph::<N>::new(self.vars.len());
         let mut unfixed = 0;
         for (i, &x) in self.vars.iter().enumerate() {
-            let d = ctx.dom(x);
-            unfixed += usize::from(!d.is_fixed());
-            g.dom[i] = shift(d.bits(), self.offset(i));
+            let d = ctx.dom(x).bits();
+            unfixed += usize::from(d & d.wrapping_sub(1) != 0);
+            g.dom[i] = if self.shifted {
+                shift(d, self.offset(i))
+            } else {
+                d
+            };
         }
         if !g.match_all() {
             return Err(Conflict);
@@ -138,7 +144,11 @@ impl AllDifferentDomain {
         }
         let allowed = g.consistent_values();
         for (i, &x) in self.vars.iter().enumerate() {
-            let keep = shift(allowed[i], -self.offset(i));
+            let keep = if self.shifted {
+                shift(allowed[i], -self.offset(i))
+            } else {
+                allowed[i]
+            };
             ctx.restrict(x, Domain::from_bits(keep))?;
         }
         Ok(if self.repeats {
