@@ -109,12 +109,24 @@ fn norvig_hardest_all_solve_to_their_stated_solutions() {
 }
 
 #[test]
+fn royle_17clue_first500_all_solve_to_their_stated_solutions() {
+    assert_unique_stated_solutions("sudoku/royle_17clue_first500.json");
+}
+
+#[test]
+fn magictour_top1465_all_solve_to_their_stated_solutions() {
+    assert_unique_stated_solutions("sudoku/magictour_top1465.json");
+}
+
+#[test]
 fn stated_solutions_obey_the_rules() {
     // The oracle itself: each file's stated solutions pass the rule checker,
     // and a board with one cell changed does not.
     for file in [
         "sudoku/norvig_top95.json",
         "sudoku/norvig_hardest.json",
+        "sudoku/royle_17clue_first500.json",
+        "sudoku/magictour_top1465.json",
         "sudoku/michael404_multisize.json",
     ] {
         let data = load_json(file);
