@@ -65,56 +65,6 @@ fn classic_zebra() -> Model {
     m
 }
 
-fn queens(n: usize) -> Model {
-    let mut m = Model::with_capacity(n, 3);
-    let vars: Vec<VarId> = (0..n)
-        .map(|i| m.int_var(&format!("q{i}"), 0, n as i64 - 1).expect("fresh"))
-        .collect();
-    let up: Vec<i64> = (0..n as i64).collect();
-    let down: Vec<i64> = (0..n as i64).map(|i| n as i64 - 1 - i).collect();
-    m.all_different(&vars, Strength::Value).expect("valid");
-    m.all_different_offsets(&vars, &up, Strength::Value)
-        .expect("valid");
-    m.all_different_offsets(&vars, &down, Strength::Value)
-        .expect("valid");
-    m
-}
-
-fn sudoku(givens: &str) -> Model {
-    let mut m = Model::with_capacity(81, 108);
-    let cells: Vec<VarId> = (0..81)
-        .map(|i| {
-            m.int_var(&format!("r{}c{}", i / 9 + 1, i % 9 + 1), 1, 9)
-                .expect("fresh")
-        })
-        .collect();
-    let mut units: Vec<Vec<VarId>> = Vec::new();
-    for r in 0..9 {
-        units.push((0..9).map(|c| cells[r * 9 + c]).collect());
-    }
-    for c in 0..9 {
-        units.push((0..9).map(|r| cells[r * 9 + c]).collect());
-    }
-    for b in 0..9 {
-        let (r0, c0) = (b / 3 * 3, b % 3 * 3);
-        units.push(
-            (0..9)
-                .map(|k| cells[(r0 + k / 3) * 9 + c0 + k % 3])
-                .collect(),
-        );
-    }
-    for unit in &units {
-        m.all_different(unit, Strength::Domain).expect("valid");
-        m.each_value_held(unit, Domain::range(1, 9)).expect("valid");
-    }
-    for (i, ch) in givens.chars().enumerate() {
-        if let Some(d) = ch.to_digit(10).filter(|&d| d > 0) {
-            m.equal_value(cells[i], i64::from(d)).expect("valid");
-        }
-    }
-    m
-}
-
 fn count(model: &Model) -> u64 {
     Solver::new(model)
         .count(&SearchOptions::default())
@@ -168,7 +118,7 @@ fn queens_counts(c: &mut Criterion) {
         .expect("terms")
         .clone();
     for n in [8usize, 10, 12] {
-        let m = queens(n);
+        let (m, _) = common::queens_model(n, Strength::Value);
         assert_eq!(count(&m), terms[n].as_u64().expect("term"));
         group.bench_with_input(BenchmarkId::new("count", n), &m, |b, m| {
             b.iter(|| black_box(count(m)))
@@ -184,7 +134,7 @@ fn sudoku_sets(c: &mut Criterion) {
         .as_array()
         .expect("puzzles")
         .iter()
-        .map(|p| sudoku(p["puzzle"].as_str().expect("puzzle")))
+        .map(|p| common::sudoku_model(3, p["puzzle"].as_str().expect("puzzle")).model)
         .collect();
     for m in &puzzles {
         assert_eq!(count(m), 1);

@@ -244,7 +244,17 @@ impl Engine {
     /// If `x` is not a variable of the engine's model.
     #[inline]
     pub fn dom(&self, x: VarId) -> Domain {
+        assert!(
+            x.model() == self.model,
+            "variable #{} belongs to another model",
+            x.index()
+        );
         Domain::from_bits(self.state[x.index()])
+    }
+
+    /// The tag of the model the engine was built from.
+    pub(crate) fn tag(&self) -> u32 {
+        self.model
     }
 
     /// The variable with declaration index `i`.

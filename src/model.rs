@@ -39,6 +39,11 @@ impl VarId {
         VarId { model, index }
     }
 
+    /// The tag of the model that made this variable.
+    pub(crate) const fn model(self) -> u32 {
+        self.model
+    }
+
     /// The variable's position in declaration order (0 for the first).
     #[inline]
     pub const fn index(self) -> usize {
@@ -543,7 +548,17 @@ impl Model {
     ///
     /// If `x` belongs to another model and is out of this one's range.
     pub fn name(&self, x: VarId) -> &str {
+        self.assert_own(x);
         self.names.get(x.index())
+    }
+
+    /// Panics unless `x` was made by this model.
+    fn assert_own(&self, x: VarId) {
+        assert!(
+            x.model == self.id,
+            "variable #{} belongs to another model",
+            x.index()
+        );
     }
 
     /// The shared name table, handed to solutions.
@@ -565,6 +580,7 @@ impl Model {
     ///
     /// If `x` is not a variable of this model.
     pub fn domain(&self, x: VarId) -> Domain {
+        self.assert_own(x);
         self.domains[x.index()]
     }
 

@@ -205,6 +205,8 @@ pub struct Stats {
 pub struct Solution {
     values: Box<[u8]>,
     names: Arc<Names>,
+    /// The tag of the model the values belong to.
+    model: u32,
 }
 
 impl Solution {
@@ -238,7 +240,17 @@ impl Eq for Solution {}
 impl Index<VarId> for Solution {
     type Output = u8;
 
+    /// The value of `x`.
+    ///
+    /// # Panics
+    ///
+    /// If `x` is a variable of another model.
     fn index(&self, x: VarId) -> &u8 {
+        assert!(
+            x.model() == self.model,
+            "variable #{} belongs to another model",
+            x.index()
+        );
         &self.values[x.index()]
     }
 }
@@ -469,6 +481,7 @@ impl Solver {
         Solution {
             values,
             names: self.names.clone(),
+            model: self.engine.tag(),
         }
     }
 
