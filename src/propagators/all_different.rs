@@ -86,10 +86,14 @@ impl Propagator for AllDifferentValue {
             // ones already differ from them (their values were removed from
             // the fresh ones when they were handled). A variable this fixes
             // is handled in the next round.
+            // A position counts as fixed whether or not this removal fixed
+            // it: a variable that occurs twice may have been fixed through
+            // its other position.
             for i in ones(open) {
                 let x = self.vars[i];
                 let keep = !shift(taken, -self.offset(i));
-                if ctx.restrict(x, Domain::from_bits(keep))? && ctx.dom(x).is_fixed() {
+                ctx.restrict(x, Domain::from_bits(keep))?;
+                if ctx.dom(x).is_fixed() {
                     fresh |= 1 << i;
                 }
             }
@@ -477,6 +481,20 @@ mod tests {
         b.assert_dom(vars[0], "{1,2}");
         b.assert_dom(vars[2], "{3,4}");
         b.assert_dom(vars[3], "{3,4}");
+    }
+
+    #[test]
+    fn value_strength_checks_every_position_of_a_repeated_variable() {
+        // Found by the search property test: x1 occurs at positions 0 and 2
+        // with the same offset, so the constraint never holds. Fixing x3 = 7
+        // fixes x1 = 6 through position 1; positions 0 and 2 must still be
+        // compared, though removing 7 from them changed nothing.
+        let mut b = Bench::new(&[(6, 8), (7, 7)]);
+        let (x1, x3) = (b.var(0), b.var(1));
+        b.model
+            .all_different_offsets(&[x1, x1, x1, x3], &[0, -1, 0, 0], Strength::Value)
+            .expect("valid");
+        assert!(b.run().is_err());
     }
 
     #[test]
