@@ -33,6 +33,8 @@
 //! * [`Engine`]: the event queue and the fixpoint loop.
 //! * [`Solver`], [`SearchOptions`], [`Outcome`], [`Stats`]: search.
 //! * [`Observer`]: watch the search tree and the propagation as they happen.
+//! * [`puzzle`]: the `.zebra` text format for zebra puzzles, and printing.
+//! * [`sudoku`]: sudoku boards of 9x9 up to 36x36, one line each.
 
 #![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
 
@@ -41,7 +43,9 @@ mod engine;
 mod model;
 mod observer;
 pub mod propagators;
+pub mod puzzle;
 mod search;
+pub mod sudoku;
 
 pub use domain::{Domain, Values};
 pub use engine::Engine;
