@@ -1,8 +1,8 @@
 //! "Did you mean ...?": the nearest known name to a misspelt one.
 //!
 //! Distance is Levenshtein's over `char`s, ignoring case; a candidate is
-//! close enough when at most a third of the typed name's characters (and at
-//! least one) must change. Cost: names are at most
+//! close enough when at most a third of the typed name's characters, rounded
+//! up (and at least one), must change. Cost: names are at most
 //! [`MAX_NAME_CHARS`](super::MAX_NAME_CHARS) long, so one comparison is at
 //! most 64 x 64 steps, and candidates whose length alone rules them out are
 //! skipped.
@@ -14,7 +14,7 @@ pub(crate) fn nearest<'c>(
     candidates: impl Iterator<Item = &'c str>,
 ) -> Option<&'c str> {
     let typed: Vec<char> = typed.chars().flat_map(char::to_lowercase).collect();
-    let limit = (typed.len() / 3).max(1);
+    let limit = typed.len().div_ceil(3).max(1);
     let mut best: Option<(usize, &str)> = None;
     let mut buf = Vec::new();
     for candidate in candidates {
@@ -75,5 +75,9 @@ mod tests {
             Some("Norwegian")
         );
         assert_eq!(nearest("zebra", names.iter().copied()), None);
+        assert_eq!(
+            nearest("hous", ["title", "houses"].into_iter()),
+            Some("houses")
+        );
     }
 }
