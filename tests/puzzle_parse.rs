@@ -211,7 +211,17 @@ fn syntax_errors_say_what_was_expected() {
     assert_eq!(d.expected, "a number (the offset)");
     assert_eq!((d.spot.line, d.spot.column), (5, 14));
     let d = only_error(&format!("{HEADER}red green\n"));
+    assert_eq!(
+        d.message,
+        "expected an operator after `red`, found word `green`"
+    );
+    assert_eq!((d.spot.line, d.spot.column), (5, 5));
+    let d = only_error(&format!("{HEADER}colour cyan magenta\n"));
     assert_eq!(d.kind, ErrorKind::UnknownStatement);
+    assert_eq!(
+        d.notes[0],
+        "help: a group needs a colon after its name: `colour: ...`"
+    );
     let d = only_error(&format!("{HEADER}red != green + 1\n"));
     assert!(d.message.contains("goes with `=` only"), "{}", d.message);
     let d = only_error(&format!("{HEADER}red < green > blue\n"));

@@ -213,6 +213,21 @@ struct Syntax {
     groups: Vec<GroupSyn>,
     clues: Vec<ClueSyn>,
     asks: Vec<AskSyn>,
+    /// Lines that start with a word no statement starts with; whether that
+    /// is a value missing its operator is known only in pass 2.
+    unknown: Vec<UnknownSyn>,
+}
+
+/// A line that starts with an unknown word.
+#[derive(Debug)]
+struct UnknownSyn {
+    word: String,
+    span: Range<usize>,
+    /// The token after the word (or the end of the line), and how it reads.
+    next: Range<usize>,
+    found: String,
+    /// Whether the next token is a name, as in a group without its colon.
+    next_is_name: bool,
 }
 
 /// A syntax error on one line.
@@ -390,7 +405,18 @@ impl<'s> Line<'_, 's> {
                 self.clue(Some(label), syntax)
             }
             (Tok::Word(w), next) if !continues_clue(next.as_ref()) => {
-                Err(unknown_statement(w, self.here()))
+                let span = self.here();
+                self.bump();
+                syntax.unknown.push(UnknownSyn {
+                    word: (*w).to_owned(),
+                    span,
+                    next: self.here(),
+                    found: next
+                        .as_ref()
+                        .map_or_else(|| "the end of the line".to_owned(), Tok::describe),
+                    next_is_name: matches!(next, Some(Tok::Word(_) | Tok::Str(_))),
+                });
+                Ok(())
             }
             _ => self.clue(None, syntax),
         }
@@ -516,7 +542,7 @@ impl<'s> Line<'_, 's> {
                 self.bump();
                 let right = self.operand("a value name or a house number")?;
                 if let Some(Tok::Plus | Tok::Minus) = self.peek() {
-                    let mut e = self.expected("the end of the line");
+                    let mut e = self.expected("the end of the clue");
                     e.message = "an offset (`+ c`, `- c`) goes with `=` only".to_owned();
                     return Err(e);
                 }
@@ -675,24 +701,6 @@ fn cmp_of(tok: &Tok<'_>) -> Option<Cmp> {
     }
 }
 
-fn unknown_statement(word: &str, span: Range<usize>) -> SynErr {
-    let mut notes = Vec::new();
-    if let Some(k) = nearest(word, KEYWORDS.iter().copied()) {
-        notes.push(format!("help: did you mean `{k}`?"));
-    }
-    notes.push(
-        "note: a line is `title \"...\"`, `houses N`, a group `name: value ...`, a clue such as `a = b`, or `ask ...`"
-            .to_owned(),
-    );
-    SynErr {
-        kind: ErrorKind::UnknownStatement,
-        message: format!("unknown statement `{word}`"),
-        span,
-        expected: "a statement".to_owned(),
-        notes,
-    }
-}
-
 // ---------------------------------------------------------------------------
 // Pass 2: names and numbers.
 // ---------------------------------------------------------------------------
@@ -729,6 +737,14 @@ impl<'x, 's> Resolver<'x, 's> {
 
     fn read_houses(&mut self, syntax: &Syntax) {
         let Some((first, first_span)) = syntax.houses.first() else {
+            // A misspelt `houses` line has its own diagnostic already.
+            let misspelt = syntax
+                .unknown
+                .iter()
+                .any(|u| nearest(&u.word, KEYWORDS.iter().copied()) == Some("houses"));
+            if misspelt {
+                return;
+            }
             let d = self.errors.error(
                 ErrorKind::MissingHouses,
                 0..0,
@@ -854,7 +870,50 @@ impl<'x, 's> Resolver<'x, 's> {
         }
     }
 
+    /// Lines that start with an unknown word: a value missing its
+    /// operator, or an unknown statement.
+    fn unknown_statements(&mut self, syntax: &Syntax) {
+        for u in &syntax.unknown {
+            if self.by_name.contains_key(&u.word) {
+                let d = Diagnostic {
+                    notes: vec![
+                        "note: a clue relates a value to another or to a house: `a = b`, `a = 3`"
+                            .to_owned(),
+                    ],
+                    ..self.errors.error(
+                        ErrorKind::Syntax,
+                        u.next.clone(),
+                        format!("expected an operator after `{}`, found {}", u.word, u.found),
+                        "an operator: `=`, `!=`, `<`, `<=`, `>`, `>=` or `in`",
+                    )
+                };
+                self.errors.add(d);
+                continue;
+            }
+            let mut d = self.errors.error(
+                ErrorKind::UnknownStatement,
+                u.span.clone(),
+                format!("unknown statement `{}`", u.word),
+                "a statement",
+            );
+            if let Some(k) = nearest(&u.word, KEYWORDS.iter().copied()) {
+                d.notes.push(format!("help: did you mean `{k}`?"));
+            } else if u.next_is_name {
+                d.notes.push(format!(
+                    "help: a group needs a colon after its name: `{}: ...`",
+                    u.word
+                ));
+            }
+            d.notes.push(
+                "note: a line is `title \"...\"`, `houses N`, a group `name: value ...`, a clue such as `a = b`, or `ask ...`"
+                    .to_owned(),
+            );
+            self.errors.add(d);
+        }
+    }
+
     fn resolve(mut self, syntax: &Syntax) -> Option<Puzzle> {
+        self.unknown_statements(syntax);
         let mut clues = Vec::with_capacity(syntax.clues.len());
         let mut clue_spots = Vec::with_capacity(syntax.clues.len());
         for (i, c) in syntax.clues.iter().enumerate() {

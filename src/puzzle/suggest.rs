@@ -1,6 +1,7 @@
 //! "Did you mean ...?": the nearest known name to a misspelt one.
 //!
-//! Distance is Levenshtein's over `char`s, ignoring case; a candidate is
+//! Distance is Levenshtein's over `char`s with swaps of neighbours (optimal
+//! string alignment), ignoring case; a candidate is
 //! close enough when at most a third of the typed name's characters, rounded
 //! up (and at least one), must change. Cost: names are at most
 //! [`MAX_NAME_CHARS`](super::MAX_NAME_CHARS) long, so one comparison is at
@@ -31,20 +32,28 @@ pub(crate) fn nearest<'c>(
     best.map(|(_, c)| c)
 }
 
-/// Levenshtein distance with one row of memory.
+/// Optimal-string-alignment distance: Levenshtein's edits plus swapping
+/// two neighbours (`dgo` is one edit from `dog`), with three rows.
 fn distance(a: &[char], b: &[char]) -> usize {
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, &ca) in a.iter().enumerate() {
-        // `diagonal` is the cell above-left: row[j] before this row's update.
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, &cb) in b.iter().enumerate() {
-            let substitute = diagonal + usize::from(ca != cb);
-            diagonal = row[j + 1];
-            row[j + 1] = substitute.min(row[j] + 1).min(diagonal + 1);
+    let width = b.len() + 1;
+    let mut before: Vec<usize> = vec![0; width];
+    let mut above: Vec<usize> = (0..width).collect();
+    let mut row: Vec<usize> = vec![0; width];
+    for i in 1..=a.len() {
+        row[0] = i;
+        for j in 1..width {
+            let substitute = above[j - 1] + usize::from(a[i - 1] != b[j - 1]);
+            let mut d = substitute.min(above[j] + 1).min(row[j - 1] + 1);
+            if i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] {
+                d = d.min(before[j - 2] + 1);
+            }
+            row[j] = d;
         }
+        // Rotate: this row becomes the one above, the one above the one before.
+        std::mem::swap(&mut before, &mut above);
+        std::mem::swap(&mut above, &mut row);
     }
-    row[b.len()]
+    above[b.len()]
 }
 
 #[cfg(test)]
@@ -61,6 +70,8 @@ mod tests {
         assert_eq!(d("kitten", "sitting"), 3);
         assert_eq!(d("", "abc"), 3);
         assert_eq!(d("same", "same"), 0);
+        assert_eq!(d("dgo", "dog"), 1);
+        assert_eq!(d("ab", "ba"), 1);
     }
 
     #[test]
