@@ -192,7 +192,7 @@ enum ColorWhen {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum VarOrderArg {
-    /// The smallest domain first; ties to the earliest declared (default).
+    /// The smallest domain first; ties to the earliest declared.
     FirstFail,
     /// The earliest declared unfixed variable.
     InputOrder,
@@ -202,7 +202,7 @@ enum VarOrderArg {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum ValueOrderArg {
-    /// Try the smallest value, then exclude it (default).
+    /// Try the smallest value, then exclude it.
     Min,
     /// Try the largest value, then exclude it.
     Max,
@@ -212,7 +212,7 @@ enum ValueOrderArg {
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
 enum StrengthArg {
-    /// Domain consistency: Hall sets, matching (default).
+    /// Domain consistency: Hall sets, matching.
     Domain,
     /// Remove a fixed variable's value from the others (as Oz's FD.distinct).
     Value,
