@@ -113,6 +113,9 @@ fn a_leading_sentence_labels_the_clue() {
     assert_eq!(p.clues()[0].label.as_deref(), Some("Red is first."));
     // A quoted name followed by an operator is a value, not a label.
     assert_eq!(p.clues()[1].label, None);
+    let p = parse("houses 2\nx: \"a b\" c\n\"a b\" in {2}\n\"s\" \"a b\" in {1}\n");
+    assert_eq!(p.clues()[0].label, None);
+    assert_eq!(p.clues()[1].label.as_deref(), Some("s"));
 }
 
 #[test]

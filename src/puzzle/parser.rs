@@ -399,6 +399,8 @@ impl<'s> Line<'_, 's> {
                     "help: to keep the sentence as a note, make it a comment with `#`".to_owned(),
                 ],
             }),
+            // `"orange juice" in {1, 2}`: a quoted value before `in` is no label.
+            (Tok::Str(_), Some(Tok::Word("in"))) => self.clue(None, syntax),
             (Tok::Str(label), Some(Tok::Word(_) | Tok::Str(_) | Tok::Int(_) | Tok::Bar)) => {
                 let label = label.clone();
                 self.bump();
