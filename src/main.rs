@@ -77,7 +77,7 @@ One board a line, row by row: 81 symbols for 9x9 (1-9; `.` or `0` blank),
 256 for 16x16 (0-9 A-F), 625 for 25x25 (A-Y), 1296 for 36x36 (0-9 A-Z);
 `.` is a blank on every size. Empty lines and lines starting with `#` are
 skipped. Prints each board's solution (or its count with --count), then how
-many boards there were, how many were unique, and boards per second.";
+many puzzles there were, how many were unique, and puzzles per second.";
 
 #[derive(Debug, Parser)]
 #[command(name = "bitfd", version, about = ABOUT, after_help = MAIN_EXAMPLES)]
@@ -805,7 +805,7 @@ fn sudoku(args: &SudokuArgs) -> io::Result<ExitCode> {
         tally.boards as f64 / busy.as_secs_f64()
     };
     let mut summary = format!(
-        "{} boards: {} unique, {} not unique, {} without solution",
+        "{} puzzles: {} unique, {} not unique, {} without solution",
         tally.boards, tally.unique, tally.several, tally.none
     );
     if tally.unknown > 0 {
@@ -814,7 +814,7 @@ fn sudoku(args: &SudokuArgs) -> io::Result<ExitCode> {
     if tally.malformed > 0 {
         write!(summary, ", {} malformed lines", tally.malformed).expect("a String");
     }
-    writeln!(out, "{summary}; {rate:.1} boards/s")?;
+    writeln!(out, "{summary}; {rate:.1} puzzles/s")?;
     out.flush()?;
     Ok(if tally.malformed > 0 {
         ExitCode::from(INPUT_ERROR)

@@ -66,7 +66,7 @@ fn settings() -> insta::Settings {
     s.set_snapshot_path("../snapshots");
     s.set_prepend_module_to_snapshot(false);
     s.add_filter(r"time \d+\.\d+ m?s", "time [time]");
-    s.add_filter(r"\d+\.\d boards/s", "[rate] boards/s");
+    s.add_filter(r"\d+\.\d puzzles/s", "[rate] puzzles/s");
     s
 }
 

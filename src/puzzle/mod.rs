@@ -20,7 +20,7 @@
 //! puzzle it returns always builds a valid model ([`Puzzle::to_model`]).
 //! Errors come as [`ParseErrors`]: every [`Diagnostic`] of the file, each
 //! with its line, column and what was expected. Printing a `Puzzle` gives
-//! `.zebra` text back; [`print`] shows solutions and answers.
+//! `.zebra` text back; [`print`](mod@print) shows solutions and answers.
 //!
 //! # Limits
 //!
