@@ -33,11 +33,17 @@
 //! * [`Engine`]: the event queue and the fixpoint loop.
 //! * [`Solver`], [`SearchOptions`], [`Outcome`], [`Stats`]: search.
 //! * [`Observer`]: watch the search tree and the propagation as they happen.
+//! * [`check`]: uniqueness with witnesses, difficulty ratings, minimal clue sets.
+//! * [`Tree`]: the recorded search tree, as stable text for snapshot tests
+//!   ([format](tree)), DOT and JSON.
+//! * [`Trace`]: the deduction trace (which constraint removed which values,
+//!   each guess and conflict) and the per-constraint [`Profile`].
 //! * [`puzzle`]: the `.zebra` text format for zebra puzzles, and printing.
 //! * [`sudoku`]: sudoku boards of 9x9 up to 36x36, one line each.
 
 #![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
 
+pub mod check;
 mod domain;
 mod engine;
 mod model;
@@ -46,6 +52,8 @@ pub mod propagators;
 pub mod puzzle;
 mod search;
 pub mod sudoku;
+pub mod trace;
+pub mod tree;
 
 pub use domain::{Domain, Values};
 pub use engine::Engine;
@@ -55,3 +63,5 @@ pub use search::{
     Mode, Outcome, SearchOptions, SearchStatus, Solution, Solutions, Solver, Stats, ValueOrder,
     VarOrder, solve,
 };
+pub use trace::{Profile, ProfileRow, Removal, Step, StepKind, Trace};
+pub use tree::{Tree, TreeSettings, TreeStats, Unexplored};

@@ -164,3 +164,79 @@ impl Decision {
         }
     }
 }
+
+/// Forwards every event to the observer behind the reference, so a caller
+/// can lend an observer to a search and read it afterwards.
+impl<O: Observer> Observer for &mut O {
+    const PROPAGATION: bool = O::PROPAGATION;
+
+    #[inline]
+    fn propagated(&mut self, by: ConstraintId) {
+        (**self).propagated(by);
+    }
+
+    #[inline]
+    fn pruned(&mut self, by: ConstraintId, x: VarId, before: Domain, after: Domain) {
+        (**self).pruned(by, x, before, after);
+    }
+
+    #[inline]
+    fn conflict(&mut self, by: ConstraintId) {
+        (**self).conflict(by);
+    }
+
+    #[inline]
+    fn node(&mut self, node: &Node) {
+        (**self).node(node);
+    }
+
+    #[inline]
+    fn finished(&mut self, status: crate::SearchStatus) {
+        (**self).finished(status);
+    }
+}
+
+/// Two observers at once (a tree and a trace of the same search): each
+/// event goes to the first, then to the second. Propagation events are
+/// reported when either wants them, and forwarded only to the one that does.
+impl<A: Observer, B: Observer> Observer for (A, B) {
+    const PROPAGATION: bool = A::PROPAGATION || B::PROPAGATION;
+
+    #[inline]
+    fn propagated(&mut self, by: ConstraintId) {
+        if A::PROPAGATION {
+            self.0.propagated(by);
+        }
+        if B::PROPAGATION {
+            self.1.propagated(by);
+        }
+    }
+
+    #[inline]
+    fn pruned(&mut self, by: ConstraintId, x: VarId, before: Domain, after: Domain) {
+        if A::PROPAGATION {
+            self.0.pruned(by, x, before, after);
+        }
+        if B::PROPAGATION {
+            self.1.pruned(by, x, before, after);
+        }
+    }
+
+    #[inline]
+    fn conflict(&mut self, by: ConstraintId) {
+        self.0.conflict(by);
+        self.1.conflict(by);
+    }
+
+    #[inline]
+    fn node(&mut self, node: &Node) {
+        self.0.node(node);
+        self.1.node(node);
+    }
+
+    #[inline]
+    fn finished(&mut self, status: crate::SearchStatus) {
+        self.0.finished(status);
+        self.1.finished(status);
+    }
+}

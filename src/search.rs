@@ -176,7 +176,13 @@ impl fmt::Display for SearchStatus {
     }
 }
 
-/// Search statistics. Node counting: see the [module docs](self).
+/// Search statistics.
+///
+/// Node counting: every node of the tree counts, the root included: choice
+/// nodes, failed leaves and solution leaves. A puzzle that propagation alone
+/// solves has 1 node, and `nodes = choices + failures + solutions` for a
+/// search that ran to the end (the Oz Explorer counts the same way: its
+/// zebra has 33 nodes = 16 + 16 + 1). The root has depth 0.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Stats {
     /// Every node of the tree: choices + failures + solutions.
@@ -199,6 +205,8 @@ pub struct Stats {
 pub struct Solution {
     values: Box<[u8]>,
     names: Arc<Names>,
+    /// The tag of the model the values belong to.
+    model: u32,
 }
 
 impl Solution {
@@ -232,7 +240,17 @@ impl Eq for Solution {}
 impl Index<VarId> for Solution {
     type Output = u8;
 
+    /// The value of `x`.
+    ///
+    /// # Panics
+    ///
+    /// If `x` is a variable of another model.
     fn index(&self, x: VarId) -> &u8 {
+        assert!(
+            x.model() == self.model,
+            "variable #{} belongs to another model",
+            x.index()
+        );
         &self.values[x.index()]
     }
 }
@@ -324,16 +342,23 @@ impl Solver {
     pub fn new(model: &Model) -> Solver {
         let engine = Engine::new(model);
         Solver {
-            slab: Vec::with_capacity(engine.state_len() * 16),
+            slab: Vec::new(),
             engine,
             names: model.names().clone(),
-            frames: Vec::with_capacity(16),
+            frames: Vec::new(),
             next: Next::Done(SearchStatus::Complete),
             stats: Stats::default(),
             started: None,
             options: SearchOptions::default(),
             root_failure: None,
         }
+    }
+
+    /// Makes this the solver for `model`, reusing the storage it has (see
+    /// [`Engine::load`]).
+    pub fn load(&mut self, model: &Model) {
+        self.engine.load(model);
+        self.names = model.names().clone();
     }
 
     /// The engine, for reading domains or switching constraints on and off.
@@ -456,6 +481,7 @@ impl Solver {
         Solution {
             values,
             names: self.names.clone(),
+            model: self.engine.tag(),
         }
     }
 

@@ -181,3 +181,246 @@ fn post_clue(model: &mut Model, clue: &Value) -> Vec<ConstraintId> {
     };
     vec![id.expect("valid clue")]
 }
+
+/// An expected solution count from the data: exact, or a lower bound when
+/// the data's counter stopped at a cap (`">=1000"`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum ExpectedCount {
+    /// Exactly this many solutions.
+    Exact(u64),
+    /// At least this many solutions (the data's counter stopped there).
+    AtLeast(u64),
+}
+
+impl ExpectedCount {
+    /// Reads a count written as a number (`31`) or a capped string
+    /// (`">=1000"`); `None` for anything else (`"not computed (...)"`).
+    pub(crate) fn parse(value: &Value) -> Option<ExpectedCount> {
+        if let Some(n) = value.as_u64() {
+            return Some(ExpectedCount::Exact(n));
+        }
+        let text = value.as_str()?.trim();
+        let bound = text.strip_prefix(">=")?.trim();
+        bound.parse().ok().map(ExpectedCount::AtLeast)
+    }
+
+    /// The count of a puzzle's `expected` block: `solutions_computed` when
+    /// it is given, else `solutions` (the derived variants have only that).
+    pub(crate) fn of_expected(expected: &Value) -> Option<ExpectedCount> {
+        ExpectedCount::parse(&expected["solutions_computed"])
+            .or_else(|| ExpectedCount::parse(&expected["solutions"]))
+    }
+}
+
+/// The symbols of a sudoku of the given box size, in value order: the
+/// `i`-th symbol stands for the value `i + 1` (the alphabets named in
+/// `sudoku/michael404_multisize.json`).
+///
+/// # Panics
+///
+/// For a box size other than 3, 4, 5 or 6.
+pub(crate) fn sudoku_alphabet(box_size: usize) -> &'static str {
+    match box_size {
+        3 => "123456789",
+        4 => "0123456789ABCDEF",
+        5 => "ABCDEFGHIJKLMNOPQRSTUVWXY",
+        6 => "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+        _ => panic!("no sudoku alphabet for box size {box_size}"),
+    }
+}
+
+/// How to build a sudoku model.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct SudokuSettings {
+    /// All-different strength for each row, column and box.
+    pub(crate) strength: Strength,
+    /// Whether each unit also gets each-value-held ("hidden singles").
+    pub(crate) each_value_held: bool,
+}
+
+impl Default for SudokuSettings {
+    fn default() -> SudokuSettings {
+        SudokuSettings {
+            strength: Strength::Domain,
+            each_value_held: true,
+        }
+    }
+}
+
+/// A sudoku board built into a model: one variable a cell, values
+/// `1..=side`.
+#[derive(Debug)]
+pub(crate) struct Sudoku {
+    pub(crate) model: Model,
+    /// Cells per box side: 3 for the classic 9x9.
+    pub(crate) box_size: usize,
+    /// Cells per row: `box_size * box_size`.
+    pub(crate) side: usize,
+    /// The cell variables, row by row.
+    pub(crate) cells: Vec<VarId>,
+    /// The given value of each cell, row by row.
+    pub(crate) givens: Vec<Option<u8>>,
+}
+
+impl Sudoku {
+    /// The rows, columns and boxes, each as the cell indices it holds.
+    pub(crate) fn units(&self) -> Vec<Vec<usize>> {
+        sudoku_units(self.box_size)
+    }
+
+    /// A solution's cell values as a puzzle string in the board's alphabet.
+    pub(crate) fn render(&self, values: &[u8]) -> String {
+        let alphabet = sudoku_alphabet(self.box_size).as_bytes();
+        self.cells
+            .iter()
+            .map(|x| char::from(alphabet[usize::from(values[x.index()]) - 1]))
+            .collect()
+    }
+}
+
+/// The rows, columns and boxes of a sudoku with the given box size, each as
+/// the (row-major) cell indices it holds.
+pub(crate) fn sudoku_units(box_size: usize) -> Vec<Vec<usize>> {
+    let side = box_size * box_size;
+    let mut units = Vec::with_capacity(3 * side);
+    for r in 0..side {
+        units.push((0..side).map(|c| r * side + c).collect());
+    }
+    for c in 0..side {
+        units.push((0..side).map(|r| r * side + c).collect());
+    }
+    for b in 0..side {
+        let (top, left) = (b / box_size * box_size, b % box_size * box_size);
+        units.push(
+            (0..side)
+                .map(|i| (top + i / box_size) * side + left + i % box_size)
+                .collect(),
+        );
+    }
+    units
+}
+
+/// The sudoku of a puzzle string (row by row, `.` for a blank, symbols from
+/// [`sudoku_alphabet`]) with domain all-different and each-value-held on
+/// every unit, and each given posted with `equal_value`.
+///
+/// # Panics
+///
+/// If the string has the wrong length or a symbol outside the alphabet.
+pub(crate) fn sudoku_model(box_size: usize, puzzle: &str) -> Sudoku {
+    sudoku_model_with(box_size, puzzle, SudokuSettings::default())
+}
+
+/// As [`sudoku_model`], with the given settings.
+///
+/// # Panics
+///
+/// As [`sudoku_model`].
+pub(crate) fn sudoku_model_with(box_size: usize, puzzle: &str, settings: SudokuSettings) -> Sudoku {
+    let alphabet = sudoku_alphabet(box_size);
+    let side = box_size * box_size;
+    let givens: Vec<Option<u8>> = puzzle
+        .chars()
+        .map(|ch| {
+            (ch != '.').then(|| {
+                let i = alphabet
+                    .find(ch)
+                    .unwrap_or_else(|| panic!("{ch:?} is not a symbol of a {side}x{side} sudoku"));
+                u8::try_from(i + 1).expect("at most 36 symbols")
+            })
+        })
+        .collect();
+    assert_eq!(givens.len(), side * side, "a {side}x{side} board");
+    let units = sudoku_units(box_size);
+    let mut model = Model::with_capacity(side * side, 2 * units.len() + side * side);
+    let hi = i64::try_from(side).expect("small");
+    let cells: Vec<VarId> = (0..side * side)
+        .map(|i| {
+            let name = format!("r{}c{}", i / side + 1, i % side + 1);
+            model.int_var(&name, 1, hi).expect("fresh name, 1..=36")
+        })
+        .collect();
+    let all_values = Domain::range(1, u8::try_from(side).expect("small"));
+    for unit in &units {
+        let vars: Vec<VarId> = unit.iter().map(|&i| cells[i]).collect();
+        model
+            .all_different(&vars, settings.strength)
+            .expect("at most 36 cells");
+        if settings.each_value_held {
+            model
+                .each_value_held(&vars, all_values)
+                .expect("as many cells as values");
+        }
+    }
+    for (&x, given) in cells.iter().zip(&givens) {
+        if let Some(v) = given {
+            let id = model.equal_value(x, i64::from(*v)).expect("1..=36");
+            model.set_label(id, "given");
+        }
+    }
+    Sudoku {
+        model,
+        box_size,
+        side,
+        cells,
+        givens,
+    }
+}
+
+/// N-queens with one variable a row (its queen's column, `0..n`) and three
+/// all-different constraints with offsets: columns `x_i`, diagonals
+/// `x_i + i` and anti-diagonals `x_i - i + (n - 1)`, the offsets keeping
+/// every shifted value in `0..=63`.
+///
+/// # Panics
+///
+/// For `n > 32` (the diagonals would leave `0..=63`).
+pub(crate) fn queens_model(n: usize, strength: Strength) -> (Model, Vec<VarId>) {
+    assert!(n <= 32, "diagonal values must stay in 0..=63");
+    let mut model = Model::with_capacity(n, 3);
+    let rows = queens_rows(&mut model, n);
+    let up: Vec<i64> = (0..n as i64).collect();
+    let down: Vec<i64> = (0..n as i64).map(|i| n as i64 - 1 - i).collect();
+    let columns = model.all_different(&rows, strength).expect("valid");
+    model.set_label(columns, "no two queens share a column");
+    let diagonals = model
+        .all_different_offsets(&rows, &up, strength)
+        .expect("x_i + i stays in 0..=63");
+    model.set_label(diagonals, "no two queens share a diagonal");
+    let anti = model
+        .all_different_offsets(&rows, &down, strength)
+        .expect("x_i - i + n - 1 stays in 0..=63");
+    model.set_label(anti, "no two queens share an anti-diagonal");
+    (model, rows)
+}
+
+/// N-queens with pairwise constraints only: for rows `i < j`,
+/// `x_i != x_j` and `|x_i - x_j| != j - i`.
+///
+/// # Panics
+///
+/// For `n > 64`.
+pub(crate) fn queens_pairwise_model(n: usize) -> (Model, Vec<VarId>) {
+    assert!(n <= 64, "columns are values 0..=63");
+    let mut model = Model::with_capacity(n, n * n);
+    let rows = queens_rows(&mut model, n);
+    for j in 0..n {
+        for i in 0..j {
+            model.not_equal(rows[i], rows[j]).expect("valid");
+            model
+                .not_distance(rows[i], rows[j], (j - i) as i64)
+                .expect("distance below 64");
+        }
+    }
+    (model, rows)
+}
+
+fn queens_rows(model: &mut Model, n: usize) -> Vec<VarId> {
+    (0..n)
+        .map(|i| {
+            model
+                .int_var(&format!("row{}", i + 1), 0, n as i64 - 1)
+                .expect("fresh name, 0..n")
+        })
+        .collect()
+}
