@@ -6,7 +6,6 @@
 use bitfd::puzzle::{self, Cmp, Operand, Puzzle, Relation, ValueRef};
 use bitfd::{Mode, SearchOptions, Solver};
 use proptest::prelude::*;
-use proptest::test_runner::FileFailurePersistence;
 
 /// Parses, and if that works builds and searches (bounded), writes the
 /// puzzle back and parses that: nothing may panic, and the round trip must
@@ -23,15 +22,10 @@ fn exercise(bytes: &[u8]) {
     assert_eq!(again, p, "{written}");
 }
 
-/// `cases` cases, failures kept in `proptest-regressions/` (committed).
+/// `cases` cases; failures are kept in `puzzle_props.proptest-regressions`
+/// beside this file (committed, as for the other property tests).
 fn config(cases: u32) -> ProptestConfig {
-    ProptestConfig {
-        cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::Direct(
-            "proptest-regressions/puzzle_props.txt",
-        ))),
-        ..ProptestConfig::default()
-    }
+    ProptestConfig::with_cases(cases)
 }
 
 /// Fragments a `.zebra` file is made of, and some it is not.
