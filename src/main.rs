@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anstyle::{AnsiColor, Style};
-use bitfd::puzzle::print::{Answer, Grid, Verdict, answer, blame};
+use bitfd::puzzle::print::{Answer, Grid, Verdict, answer, blame, cite};
 use bitfd::puzzle::{self, ErrorKind, ParseErrors, Puzzle, PuzzleModel};
 use bitfd::sudoku::Board;
 use bitfd::{
@@ -498,9 +498,20 @@ fn solve(args: &SolveArgs) -> io::Result<ExitCode> {
         };
         let pm = puzzle.to_model_with(args.search.strength());
         let (outcome, time) = search(pm.model(), &options, mode, &mut ());
+        let conflict = match Verdict::of(&outcome) {
+            Verdict::NoSolution(Some(_)) => puzzle.root_conflict(args.search.strength()),
+            _ => None,
+        };
+        let solved = Solved {
+            input: &input,
+            puzzle: &puzzle,
+            pm: &pm,
+            outcome: &outcome,
+            time,
+            conflict,
+        };
         if args.json {
-            let doc = solve_json(&input, &puzzle, &pm, &outcome, time);
-            writeln!(out, "{doc}")?;
+            writeln!(out, "{}", solve_json(&solved))?;
         } else {
             if args.files.len() > 1 {
                 if i > 0 {
@@ -508,7 +519,7 @@ fn solve(args: &SolveArgs) -> io::Result<ExitCode> {
                 }
                 writeln!(out, "{DIM}==> {} <=={DIM:#}", input.name)?;
             }
-            write_solve_text(&mut out, &input, &puzzle, &pm, &outcome, mode, time)?;
+            write_solve_text(&mut out, &solved, mode)?;
         }
         out.flush()?;
     }
@@ -519,15 +530,26 @@ fn solve(args: &SolveArgs) -> io::Result<ExitCode> {
     })
 }
 
-fn write_solve_text(
-    out: &mut impl Write,
-    input: &Input,
-    puzzle: &Puzzle,
-    pm: &PuzzleModel,
-    outcome: &Outcome,
-    mode: Mode,
+/// What one puzzle's search came to, for printing.
+struct Solved<'a> {
+    input: &'a Input,
+    puzzle: &'a Puzzle,
+    pm: &'a PuzzleModel,
+    outcome: &'a Outcome,
     time: Duration,
-) -> io::Result<()> {
+    /// The clues that contradict each other, when the root failed.
+    conflict: Option<Vec<usize>>,
+}
+
+fn write_solve_text(out: &mut impl Write, solved: &Solved<'_>, mode: Mode) -> io::Result<()> {
+    let Solved {
+        input,
+        puzzle,
+        pm,
+        outcome,
+        time,
+        ref conflict,
+    } = *solved;
     writeln!(
         out,
         "{BOLD}{}{BOLD:#}",
@@ -575,16 +597,24 @@ fn write_solve_text(
         .expect("writing to a String");
     }
     writeln!(out, "{style}{sentence}{style:#}")?;
+    if let Some(clues) = conflict {
+        writeln!(out, "these clues contradict each other:")?;
+        for i in clues {
+            writeln!(out, "  {}", cite(puzzle, *i))?;
+        }
+    }
     writeln!(out, "{}", stats_line(&outcome.stats, time))
 }
 
-fn solve_json(
-    input: &Input,
-    puzzle: &Puzzle,
-    pm: &PuzzleModel,
-    outcome: &Outcome,
-    time: Duration,
-) -> Value {
+fn solve_json(solved: &Solved<'_>) -> Value {
+    let Solved {
+        input,
+        puzzle,
+        pm,
+        outcome,
+        time,
+        ref conflict,
+    } = *solved;
     let verdict = Verdict::of(outcome);
     let solutions: Vec<Value> = outcome
         .solutions
@@ -612,7 +642,19 @@ fn solve_json(
                 puzzle::Origin::Clue(i) => puzzle.clue_line(i),
                 _ => None,
             };
-            json!({ "constraint": pm.model().describe(c), "line": line })
+            let clues: Vec<Value> = conflict
+                .iter()
+                .flatten()
+                .map(|&i| {
+                    let clue = &puzzle.clues()[i];
+                    json!({
+                        "line": puzzle.clue_line(i),
+                        "label": clue.label,
+                        "relation": puzzle.relation_text(&clue.relation),
+                    })
+                })
+                .collect();
+            json!({ "constraint": pm.model().describe(c), "line": line, "conflictingClues": clues })
         }
         _ => Value::Null,
     };

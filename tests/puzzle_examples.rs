@@ -146,6 +146,24 @@ fn no_solution_example_fails_at_the_root() {
 }
 
 #[test]
+fn no_solution_example_names_the_two_contradicting_clues() {
+    let puzzle = example("nosolution.zebra");
+    let conflict = puzzle
+        .root_conflict(bitfd::Strength::Domain)
+        .expect("the root fails");
+    let texts: Vec<String> = conflict
+        .iter()
+        .map(|&i| puzzle.relation_text(&puzzle.clues()[i].relation))
+        .collect();
+    // The Norwegian is in house 1 (clue 5), and so is the added Englishman.
+    assert_eq!(texts, ["norwegian = 1", "english = 1"]);
+    assert_eq!(
+        example("oz.zebra").root_conflict(bitfd::Strength::Domain),
+        None
+    );
+}
+
+#[test]
 fn several_example_has_the_derived_count() {
     let puzzle = example("several.zebra");
     let (_, outcome) = solve_all(&puzzle);

@@ -12,7 +12,7 @@
 
 use crate::domain::Domain;
 use crate::model::{ConstraintId, Model, ModelError, Strength, VarId};
-use crate::search::Solution;
+use crate::search::{Mode, SearchOptions, Solution, Solver};
 
 use super::ast::{Cmp, Operand, Puzzle, Relation, ValueRef};
 
@@ -92,11 +92,59 @@ impl Puzzle {
         // The parser's invariants (see `ast`) make every post valid: values
         // and offsets are in range, groups have at most 63 variables, and
         // variable names are made distinct below.
-        self.try_to_model(strength)
+        self.try_to_model(strength, None)
             .expect("a parsed puzzle satisfies the model's rules")
     }
 
-    fn try_to_model(&self, strength: Strength) -> Result<PuzzleModel, ModelError> {
+    /// The clues that contradict each other before any search, when
+    /// propagation alone proves the puzzle has no solution: a set of clue
+    /// indices that, with the groups, still fails at the root, and from
+    /// which no single clue can be dropped (found by dropping clues one at a
+    /// time, in order). `None` if the puzzle does not fail at the root, or
+    /// has more than 1000 clues (the search for the set rebuilds the model
+    /// once a clue).
+    ///
+    /// ```
+    /// use bitfd::Strength;
+    ///
+    /// let text = "houses 3\nx: a b c\nb = 2\na = 1\n\"c first\" c = 1\na != 3\n";
+    /// let puzzle = bitfd::puzzle::parse(text)?;
+    /// assert_eq!(puzzle.root_conflict(Strength::Domain), Some(vec![1, 2]));
+    /// # Ok::<(), bitfd::puzzle::ParseErrors>(())
+    /// ```
+    pub fn root_conflict(&self, strength: Strength) -> Option<Vec<usize>> {
+        if self.clues.len() > 1000 {
+            return None;
+        }
+        let fails_at_root = |keep: &[bool]| {
+            let pm = self
+                .try_to_model(strength, Some(keep))
+                .expect("a parsed puzzle satisfies the model's rules");
+            let root_only = SearchOptions::default().node_limit(1);
+            let outcome = Solver::new(pm.model()).solve(&root_only, Mode::First);
+            outcome.root_failure.is_some()
+        };
+        let mut keep = vec![true; self.clues.len()];
+        if !fails_at_root(&keep) {
+            return None;
+        }
+        // Deletion filter: a clue whose removal keeps the failure is not
+        // needed; one whose removal cures it is part of the conflict.
+        for i in 0..keep.len() {
+            keep[i] = false;
+            if !fails_at_root(&keep) {
+                keep[i] = true;
+            }
+        }
+        Some((0..keep.len()).filter(|&i| keep[i]).collect())
+    }
+
+    /// Builds the model, with only the clues `keep` marks (all when `None`).
+    fn try_to_model(
+        &self,
+        strength: Strength,
+        keep: Option<&[bool]>,
+    ) -> Result<PuzzleModel, ModelError> {
         let houses = i64::from(self.houses);
         let vars_total: usize = self.groups.iter().map(|g| g.values.len()).sum();
         let mut model = Model::with_capacity(vars_total, 2 * self.groups.len() + self.clues.len());
@@ -140,6 +188,9 @@ impl Puzzle {
             }
         }
         for (i, clue) in self.clues.iter().enumerate() {
+            if keep.is_some_and(|k| !k[i]) {
+                continue;
+            }
             let label = clue
                 .label
                 .clone()

@@ -201,6 +201,22 @@ impl Verdict {
     }
 }
 
+/// A clue as messages cite it: its line and sentence (or relation).
+///
+/// `line 17: "The Englishman lives in the first house." (Englishman = 1)`.
+pub fn cite(puzzle: &Puzzle, i: usize) -> String {
+    let clue = &puzzle.clues()[i];
+    let text = puzzle.relation_text(&clue.relation);
+    let what = match &clue.label {
+        Some(label) => format!("\"{label}\" ({text})"),
+        None => text,
+    };
+    match puzzle.clue_line(i) {
+        Some(line) => format!("line {line}: {what}"),
+        None => what,
+    }
+}
+
 /// Why a puzzle has no solution, when the root failed: the constraint, its
 /// clue's line and sentence.
 ///
@@ -208,18 +224,7 @@ impl Verdict {
 /// or `group nationality: all different`.
 pub fn blame(puzzle: &Puzzle, pm: &PuzzleModel, c: ConstraintId) -> String {
     match pm.origin(c) {
-        Origin::Clue(i) => {
-            let clue = &puzzle.clues()[i];
-            let text = puzzle.relation_text(&clue.relation);
-            let what = match &clue.label {
-                Some(label) => format!("\"{label}\" ({text})"),
-                None => text,
-            };
-            match puzzle.clue_line(i) {
-                Some(line) => format!("line {line}: {what}"),
-                None => what,
-            }
-        }
+        Origin::Clue(i) => cite(puzzle, i),
         Origin::AllDifferent(_) | Origin::EveryHouse(_) => pm.model().describe(c),
     }
 }
