@@ -38,6 +38,8 @@
 //!   ([format](tree)), DOT and JSON.
 //! * [`Trace`]: the deduction trace (which constraint removed which values,
 //!   each guess and conflict) and the per-constraint [`Profile`].
+//! * [`puzzle`]: the `.zebra` text format for zebra puzzles, and printing.
+//! * [`sudoku`]: sudoku boards of 9x9 up to 36x36, one line each.
 
 #![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
 
@@ -47,7 +49,9 @@ mod engine;
 mod model;
 mod observer;
 pub mod propagators;
+pub mod puzzle;
 mod search;
+pub mod sudoku;
 pub mod trace;
 pub mod tree;
 

@@ -1,0 +1,21 @@
+//! Fuzzes the `.zebra` parser: any bytes must give a puzzle or diagnostics,
+//! never a panic; a puzzle must build its model, search (bounded), and
+//! survive the writer's round trip.
+
+#![no_main]
+
+use bitfd::puzzle;
+use bitfd::{Mode, SearchOptions, Solver};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(p) = puzzle::parse_bytes(data) else {
+        return;
+    };
+    let pm = p.to_model();
+    let options = SearchOptions::default().node_limit(100);
+    let _ = Solver::new(pm.model()).solve(&options, Mode::AtMost(2));
+    let written = p.to_string();
+    let again = puzzle::parse(&written).expect("the writer's output parses");
+    assert_eq!(again, p);
+});

@@ -1,0 +1,307 @@
+//! [`Puzzle::to_model`]: a puzzle as a [`Model`].
+//!
+//! One variable a value, its domain the houses `1..=houses`, declared group
+//! by group in file order (so first-fail ties go to the earlier group). Each
+//! group posts all-different; a group with a value for every house also
+//! posts each-value-held (every house has one of its values). Each clue
+//! posts one constraint (a chain `a < x < b` posts two), labelled with the
+//! clue's sentence, or with the clue as written when it has none.
+//!
+//! A variable is named after its value, or `group.value` when the name is
+//! in several groups.
+
+use crate::domain::Domain;
+use crate::model::{ConstraintId, Model, ModelError, Strength, VarId};
+use crate::search::{Mode, SearchOptions, Solution, Solver};
+
+use super::ast::{Cmp, Operand, Puzzle, Relation, ValueRef};
+
+/// Where a constraint of a [`PuzzleModel`] comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Origin {
+    /// The all-different of group `i`.
+    AllDifferent(usize),
+    /// The each-value-held of group `i` (a group with a value for every
+    /// house).
+    EveryHouse(usize),
+    /// Clue `i`.
+    Clue(usize),
+}
+
+/// A puzzle's [`Model`], with the way back from variables and constraints
+/// to the puzzle's values and clues.
+#[derive(Clone, Debug)]
+pub struct PuzzleModel {
+    model: Model,
+    /// `vars[g][v]`: the variable of value `v` of group `g`.
+    vars: Vec<Vec<VarId>>,
+    /// `origins[c]`: where constraint `c` comes from.
+    origins: Vec<Origin>,
+}
+
+impl PuzzleModel {
+    /// The model, for [`Solver::new`](crate::Solver::new).
+    pub fn model(&self) -> &Model {
+        &self.model
+    }
+
+    /// The variable of a value.
+    ///
+    /// # Panics
+    ///
+    /// If `v` is not a value of the puzzle this model was built from.
+    pub fn var(&self, v: ValueRef) -> VarId {
+        self.vars[v.group][v.value]
+    }
+
+    /// The house of value `v` in `solution`.
+    pub fn house(&self, solution: &Solution, v: ValueRef) -> u8 {
+        solution[self.var(v)]
+    }
+
+    /// Where constraint `c` comes from.
+    ///
+    /// # Panics
+    ///
+    /// If `c` is not a constraint of this model.
+    pub fn origin(&self, c: ConstraintId) -> Origin {
+        self.origins[c.index()]
+    }
+}
+
+impl Puzzle {
+    /// The model of this puzzle, with domain-consistent all-different (the
+    /// strongest pruning).
+    ///
+    /// ```
+    /// use bitfd::{SearchOptions, Solver};
+    ///
+    /// let puzzle = bitfd::puzzle::parse("houses 2\ncolor: red blue\nred = 2\n")?;
+    /// let pm = puzzle.to_model();
+    /// let outcome = Solver::new(pm.model()).all(&SearchOptions::default());
+    /// let blue = puzzle.lookup("blue").expect("declared");
+    /// assert_eq!(pm.house(&outcome.solutions[0], blue), 1);
+    /// # Ok::<(), bitfd::puzzle::ParseErrors>(())
+    /// ```
+    pub fn to_model(&self) -> PuzzleModel {
+        self.to_model_with(Strength::Domain)
+    }
+
+    /// The model of this puzzle, with the given all-different strength.
+    pub fn to_model_with(&self, strength: Strength) -> PuzzleModel {
+        // The parser's invariants (see `ast`) make every post valid: values
+        // and offsets are in range, groups have at most 63 variables, and
+        // variable names are made distinct below.
+        self.try_to_model(strength, None)
+            .expect("a parsed puzzle satisfies the model's rules")
+    }
+
+    /// The clues that contradict each other before any search, when
+    /// propagation alone proves the puzzle has no solution: a set of clue
+    /// indices that, with the groups, still fails at the root, and from
+    /// which no single clue can be dropped (found by dropping clues one at a
+    /// time, in order). `None` if the puzzle does not fail at the root, or
+    /// has more than 1000 clues (the search for the set rebuilds the model
+    /// once a clue).
+    ///
+    /// ```
+    /// use bitfd::Strength;
+    ///
+    /// let text = "houses 3\nx: a b c\nb = 2\na = 1\n\"c first\" c = 1\na != 3\n";
+    /// let puzzle = bitfd::puzzle::parse(text)?;
+    /// assert_eq!(puzzle.root_conflict(Strength::Domain), Some(vec![1, 2]));
+    /// # Ok::<(), bitfd::puzzle::ParseErrors>(())
+    /// ```
+    pub fn root_conflict(&self, strength: Strength) -> Option<Vec<usize>> {
+        if self.clues.len() > 1000 {
+            return None;
+        }
+        let fails_at_root = |keep: &[bool]| {
+            let pm = self
+                .try_to_model(strength, Some(keep))
+                .expect("a parsed puzzle satisfies the model's rules");
+            let root_only = SearchOptions::default().node_limit(1);
+            let outcome = Solver::new(pm.model()).solve(&root_only, Mode::First);
+            outcome.root_failure.is_some()
+        };
+        let mut keep = vec![true; self.clues.len()];
+        if !fails_at_root(&keep) {
+            return None;
+        }
+        // Deletion filter: a clue whose removal keeps the failure is not
+        // needed; one whose removal cures it is part of the conflict.
+        for i in 0..keep.len() {
+            keep[i] = false;
+            if !fails_at_root(&keep) {
+                keep[i] = true;
+            }
+        }
+        Some((0..keep.len()).filter(|&i| keep[i]).collect())
+    }
+
+    /// Builds the model, with only the clues `keep` marks (all when `None`).
+    fn try_to_model(
+        &self,
+        strength: Strength,
+        keep: Option<&[bool]>,
+    ) -> Result<PuzzleModel, ModelError> {
+        let houses = i64::from(self.houses);
+        let vars_total: usize = self.groups.iter().map(|g| g.values.len()).sum();
+        let mut model = Model::with_capacity(vars_total, 2 * self.groups.len() + self.clues.len());
+        let mut vars = Vec::with_capacity(self.groups.len());
+        for (g, group) in self.groups.iter().enumerate() {
+            let mut ids = Vec::with_capacity(group.values.len());
+            for v in 0..group.values.len() {
+                let base = self.var_name(ValueRef { group: g, value: v });
+                let mut name = base.clone();
+                // A quoted value may read like another's `group.value`:
+                // number the later one.
+                let mut n = 1;
+                while model.var(&name).is_ok() {
+                    n += 1;
+                    name = format!("{base}#{n}");
+                }
+                ids.push(model.int_var(&name, 1, houses)?);
+            }
+            vars.push(ids);
+        }
+        let mut pm = PuzzleModel {
+            model,
+            vars,
+            origins: Vec::new(),
+        };
+        for (g, group) in self.groups.iter().enumerate() {
+            let c = pm.model.all_different(&pm.vars[g], strength)?;
+            pm.note(
+                c,
+                Origin::AllDifferent(g),
+                format!("group {}: all different", group.name),
+            );
+            if group.values.len() == usize::from(self.houses) {
+                let every = Domain::range(1, self.houses);
+                let c = pm.model.each_value_held(&pm.vars[g], every)?;
+                pm.note(
+                    c,
+                    Origin::EveryHouse(g),
+                    format!("group {}: every house has one", group.name),
+                );
+            }
+        }
+        for (i, clue) in self.clues.iter().enumerate() {
+            if keep.is_some_and(|k| !k[i]) {
+                continue;
+            }
+            let label = clue
+                .label
+                .clone()
+                .unwrap_or_else(|| self.relation_text(&clue.relation));
+            for c in pm.post(&clue.relation, self.houses)? {
+                pm.note(c, Origin::Clue(i), label.clone());
+            }
+        }
+        Ok(pm)
+    }
+
+    /// The model's name for a value's variable, before collisions.
+    fn var_name(&self, v: ValueRef) -> String {
+        let name = self.value_name(v);
+        if self.is_ambiguous(name) {
+            format!("{}.{name}", self.groups[v.group].name)
+        } else {
+            name.to_owned()
+        }
+    }
+}
+
+impl PuzzleModel {
+    fn note(&mut self, c: ConstraintId, origin: Origin, label: String) {
+        debug_assert_eq!(c.index(), self.origins.len(), "one origin a constraint");
+        self.origins.push(origin);
+        self.model.set_label(c, label);
+    }
+
+    /// Posts one relation; returns the constraints posted.
+    fn post(&mut self, r: &Relation, houses: u8) -> Result<Vec<ConstraintId>, ModelError> {
+        let m = &mut self.model;
+        let x = |v: ValueRef| self.vars[v.group][v.value];
+        Ok(match r {
+            Relation::Same { a, b, offset: 0 } => vec![m.equal(x(*a), x(*b))?],
+            Relation::Same { a, b, offset } => vec![m.offset(x(*a), x(*b), i64::from(*offset))?],
+            Relation::At { a, house } => vec![m.equal_value(x(*a), i64::from(*house))?],
+            Relation::Differ { a, b } => vec![m.not_equal(x(*a), x(*b))?],
+            Relation::NotAt { a, house } => vec![m.not_equal_value(x(*a), i64::from(*house))?],
+            Relation::Distance { a, b, distance } => {
+                vec![m.distance(x(*a), x(*b), i64::from(*distance))?]
+            }
+            Relation::NotDistance { a, b, distance } => {
+                vec![m.not_distance(x(*a), x(*b), i64::from(*distance))?]
+            }
+            Relation::In { a, houses } => {
+                let set: Vec<i64> = houses.iter().map(|&h| i64::from(h)).collect();
+                vec![m.in_set(x(*a), &set)?]
+            }
+            Relation::Compare { left, op, right } => {
+                let anchor = first_value([*left, *right]);
+                vec![self.compare(*left, *op, *right, anchor, houses)?]
+            }
+            Relation::Between { low, mid, high } => {
+                let anchor = first_value([*low, *mid, *high]);
+                vec![
+                    self.compare(*low, Cmp::Lt, *mid, anchor, houses)?,
+                    self.compare(*mid, Cmp::Lt, *high, anchor, houses)?,
+                ]
+            }
+        })
+    }
+
+    /// Posts `left op right`. `anchor` is a value of the clue, which carries
+    /// the constraint when both sides are house numbers.
+    fn compare(
+        &mut self,
+        left: Operand,
+        op: Cmp,
+        right: Operand,
+        anchor: ValueRef,
+        houses: u8,
+    ) -> Result<ConstraintId, ModelError> {
+        let m = &mut self.model;
+        let x = |v: ValueRef| self.vars[v.group][v.value];
+        // The houses `h` of a value for which `pick(h)` holds.
+        let houses_where = |pick: &dyn Fn(u8) -> bool| -> Vec<i64> {
+            (1..=houses).filter(|&h| pick(h)).map(i64::from).collect()
+        };
+        match (left, right) {
+            (Operand::Value(a), Operand::Value(b)) => match op {
+                Cmp::Lt => m.less(x(a), x(b)),
+                Cmp::Le => m.less_eq(x(a), x(b)),
+                Cmp::Gt => m.greater(x(a), x(b)),
+                Cmp::Ge => m.greater_eq(x(a), x(b)),
+            },
+            (Operand::Value(a), Operand::House(k)) => {
+                m.in_set(x(a), &houses_where(&|h| op.holds(h, k)))
+            }
+            (Operand::House(k), Operand::Value(b)) => {
+                m.in_set(x(b), &houses_where(&|h| op.holds(k, h)))
+            }
+            // Two numbers (the middle of `a < 2 < 3`): always true or never.
+            (Operand::House(j), Operand::House(k)) => {
+                let all = if op.holds(j, k) {
+                    houses_where(&|_| true)
+                } else {
+                    Vec::new()
+                };
+                m.in_set(x(anchor), &all)
+            }
+        }
+    }
+}
+
+/// The first value among operands; the parser guarantees one.
+fn first_value<const N: usize>(ops: [Operand; N]) -> ValueRef {
+    ops.into_iter()
+        .find_map(|o| match o {
+            Operand::Value(v) => Some(v),
+            Operand::House(_) => None,
+        })
+        .expect("the parser rejects comparisons without a value")
+}
