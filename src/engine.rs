@@ -84,100 +84,147 @@ pub struct Engine {
     /// The queue: bit `p` set means propagator `p` is waiting to run.
     queue: Vec<u64>,
     /// The propagators that take part; a disabled one is never queued.
+    /// Derived from `wanted` and `subsumed` by `update_enabled`.
     enabled: Vec<u64>,
+    /// The propagators the user has not switched off.
+    wanted: Vec<u64>,
+    /// `(redundant, by)`: propagator `redundant` (an each-value-held) prunes
+    /// nothing that `by` (a domain all-different on the same permutation)
+    /// does not, so it runs only while `by` is switched off.
+    subsumed: Vec<(u32, u32)>,
     /// Propagator runs so far.
     propagations: u64,
+    /// Storage `load` reuses.
+    scratch: Scratch,
+}
+
+/// Buffers [`Engine::load`] needs only while it builds.
+#[derive(Debug, Clone, Default)]
+struct Scratch {
+    built: Vec<(Priority, ConstraintId, AnyPropagator)>,
+    subs: Subscriptions,
+    /// Prefix sums over (variable, event) buckets.
+    bucket_len: Vec<u32>,
+    /// `(bucket, propagator)` pairs.
+    triples: Vec<(u32, u32)>,
 }
 
 impl Engine {
     /// Builds the engine for `model`, with every propagator queued.
     pub fn new(model: &Model) -> Engine {
-        let vars = model.len();
-        let mut props: Vec<(Priority, usize, ConstraintId, AnyPropagator)> =
-            Vec::with_capacity(model.constraint_count());
-        for (id, c) in model.constraints() {
-            if let Some(p) = build(c) {
-                let priority = p.as_dyn().priority();
-                props.push((priority, id.index(), id, p));
-            }
-        }
-        // Queue order: cheap classes first, posting order inside a class.
-        props.sort_by_key(|&(priority, posted, _, _)| (priority, posted));
-
-        let mut origin = Vec::with_capacity(props.len());
-        let mut by_constraint = vec![None; model.constraint_count()];
-        let mut state_range = Vec::with_capacity(props.len());
-        let mut next_word = vars as u32;
-        let mut subs = Subscriptions::collecting();
-        // (variable, event, propagator) triples, to be grouped by variable.
-        let mut triples: Vec<(u32, Event, u32)> = Vec::new();
-        let mut built = Vec::with_capacity(props.len());
-        for (p, (_, _, id, prop)) in props.into_iter().enumerate() {
-            let p = p as u32;
-            origin.push(id);
-            by_constraint[id.index()] = Some(p);
-            let words = prop.as_dyn().state_words() as u32;
-            state_range.push((next_word, next_word + words));
-            next_word += words;
-            prop.as_dyn().subscribe(&mut subs);
-            triples.extend(subs.take().map(|(x, e)| (x.index() as u32, e, p)));
-            built.push(prop);
-        }
-
-        // Each variable's list holds the Changed subscribers, then Bounds,
-        // then Fixed, so that an event wakes a prefix of it.
-        triples.sort_unstable_by_key(|&(x, e, p)| (x, e, p));
-        triples.dedup_by_key(|t| (t.0, t.2));
-        let mut wake_index = vec![[0u32; 4]; vars];
-        let mut wake_list = Vec::with_capacity(triples.len());
-        let mut t = 0;
-        for (x, slot) in wake_index.iter_mut().enumerate() {
-            let start = wake_list.len() as u32;
-            let mut ends = [start; 3];
-            while t < triples.len() && triples[t].0 as usize == x {
-                let (_, e, p) = triples[t];
-                wake_list.push(p);
-                let end = wake_list.len() as u32;
-                // This subscriber is woken by its event and every stronger one.
-                for (k, slot_end) in ends.iter_mut().enumerate() {
-                    if e <= event_at(k) {
-                        *slot_end = end;
-                    }
-                }
-                t += 1;
-            }
-            // Stronger events wake at least what weaker ones do.
-            ends[1] = ends[1].max(ends[0]);
-            ends[2] = ends[2].max(ends[1]);
-            *slot = [start, ends[0], ends[1], ends[2]];
-        }
-
-        let mut state = vec![0u64; next_word as usize];
-        for (slot, d) in state.iter_mut().zip(model.domains()) {
-            *slot = d.bits();
-        }
-        let words = built.len().div_ceil(64);
-        let mut enabled = vec![u64::MAX; words];
-        if built.len() % 64 != 0 {
-            enabled[words - 1] = (1u64 << (built.len() % 64)) - 1;
-        }
         let mut engine = Engine {
             model: model.tag(),
-            vars,
-            root: state.clone(),
-            state,
-            props: built,
-            origin,
-            by_constraint,
-            state_range,
-            wake_index,
-            wake_list,
-            queue: vec![0; words],
-            enabled,
+            vars: 0,
+            state: Vec::new(),
+            root: Vec::new(),
+            props: Vec::new(),
+            origin: Vec::new(),
+            by_constraint: Vec::new(),
+            state_range: Vec::new(),
+            wake_index: Vec::new(),
+            wake_list: Vec::new(),
+            queue: Vec::new(),
+            enabled: Vec::new(),
+            wanted: Vec::new(),
+            subsumed: Vec::new(),
             propagations: 0,
+            scratch: Scratch::default(),
         };
-        engine.queue.copy_from_slice(&engine.enabled);
+        engine.load(model);
         engine
+    }
+
+    /// Makes this engine the engine for `model`, as [`Engine::new`] would
+    /// build it, but reusing the storage it already has: a generator that
+    /// checks many models of one size allocates nothing after the first.
+    pub fn load(&mut self, model: &Model) {
+        let vars = model.len();
+        self.model = model.tag();
+        self.vars = vars;
+        self.propagations = 0;
+        self.by_constraint.clear();
+        self.by_constraint.resize(model.constraint_count(), None);
+
+        // Queue order: cheap classes first, posting order inside a class.
+        // Constraint ids are unique, so the unstable sort is deterministic.
+        let built = &mut self.scratch.built;
+        built.clear();
+        for (id, c) in model.constraints() {
+            if let Some(p) = build(c) {
+                built.push((p.as_dyn().priority(), id, p));
+            }
+        }
+        built.sort_unstable_by_key(|&(priority, id, _)| (priority, id));
+        self.props.clear();
+        self.origin.clear();
+        for (_, id, p) in built.drain(..) {
+            self.by_constraint[id.index()] = Some(self.origin.len() as u32);
+            self.origin.push(id);
+            self.props.push(p);
+        }
+
+        // State words, and subscriptions grouped by variable with a counting
+        // sort: each variable's list holds its Changed subscribers, then
+        // Bounds, then Fixed, so that an event wakes a prefix of the list;
+        // inside a group, propagators are in queue order.
+        self.state_range.clear();
+        let mut next_word = vars as u32;
+        let Scratch {
+            subs,
+            bucket_len,
+            triples,
+            ..
+        } = &mut self.scratch;
+        bucket_len.clear();
+        bucket_len.resize(vars * 3 + 1, 0);
+        triples.clear();
+        for (p, prop) in self.props.iter().enumerate() {
+            let words = prop.as_dyn().state_words() as u32;
+            self.state_range.push((next_word, next_word + words));
+            next_word += words;
+            prop.as_dyn().subscribe(subs);
+            for (x, e) in subs.take() {
+                let bucket = x.index() as u32 * 3 + event_rank(e);
+                bucket_len[bucket as usize + 1] += 1;
+                triples.push((bucket, p as u32));
+            }
+        }
+        for b in 1..bucket_len.len() {
+            bucket_len[b] += bucket_len[b - 1];
+        }
+        self.wake_index.clear();
+        self.wake_index.extend((0..vars).map(|x| {
+            let b = &bucket_len[x * 3..x * 3 + 4];
+            [b[0], b[1], b[2], b[3]]
+        }));
+        // Fill each bucket from its start; `bucket_len[b]` becomes its end.
+        self.wake_list.clear();
+        self.wake_list.resize(triples.len(), 0);
+        for &(bucket, p) in triples.iter() {
+            self.wake_list[bucket_len[bucket as usize] as usize] = p;
+            bucket_len[bucket as usize] += 1;
+        }
+
+        self.state.clear();
+        self.state.extend(model.domains().iter().map(|d| d.bits()));
+        self.state.resize(next_word as usize, 0);
+        self.root.clear();
+        self.root.extend_from_slice(&self.state);
+        let n = self.props.len();
+        let words = n.div_ceil(64);
+        self.wanted.clear();
+        self.wanted.resize(words, u64::MAX);
+        if n % 64 != 0 {
+            self.wanted[words - 1] = (1u64 << (n % 64)) - 1;
+        }
+        self.enabled.clear();
+        self.enabled.resize(words, 0);
+        self.queue.clear();
+        self.queue.resize(words, 0);
+        self.subsumed.clear();
+        subsumed_pairs(model, &self.by_constraint, &mut self.subsumed);
+        self.update_enabled();
+        self.queue.copy_from_slice(&self.enabled);
     }
 
     /// The number of variables.
@@ -237,9 +284,7 @@ impl Engine {
             list: &self.wake_list,
         };
         let mut ctx = Ctx::new(doms, &mut rest[..0], &mut self.queue, wakeups, None);
-        let ok = ctx.restrict(x, keep).is_ok();
-        self.mask_disabled();
-        ok
+        ctx.restrict(x, keep).is_ok()
     }
 
     /// Runs queued propagators until none is queued (a fixpoint) or one fails.
@@ -277,6 +322,10 @@ impl Engine {
             let bits = self.queue[word];
             let bit = bits.trailing_zeros() as usize;
             self.queue[word] = bits & (bits - 1);
+            // A disabled propagator may have been woken: drop it.
+            if self.enabled[word] >> bit & 1 == 0 {
+                continue;
+            }
             let p = word * 64 + bit;
             self.propagations += 1;
 
@@ -299,10 +348,6 @@ impl Engine {
                     // Fixpoint: whatever queued p since it was popped was p itself.
                     if status == Status::Fixpoint {
                         self.queue[word] &= !(1u64 << bit);
-                    }
-                    // Disabled propagators may have been woken; drop them.
-                    for (q, e) in self.queue.iter_mut().zip(&self.enabled) {
-                        *q &= e;
                     }
                     if O::PROPAGATION {
                         observer.propagated(by);
@@ -362,24 +407,30 @@ impl Engine {
         };
         let (word, bit) = (p as usize / 64, p % 64);
         if on {
-            self.enabled[word] |= 1 << bit;
+            self.wanted[word] |= 1 << bit;
         } else {
-            self.enabled[word] &= !(1 << bit);
+            self.wanted[word] &= !(1 << bit);
         }
+        self.update_enabled();
         true
+    }
+
+    /// Recomputes which propagators run: the wanted ones, less those whose
+    /// pruning a wanted propagator subsumes.
+    fn update_enabled(&mut self) {
+        self.enabled.copy_from_slice(&self.wanted);
+        for &(redundant, by) in &self.subsumed {
+            if self.wanted[by as usize / 64] >> (by % 64) & 1 == 1 {
+                self.enabled[redundant as usize / 64] &= !(1u64 << (redundant % 64));
+            }
+        }
     }
 
     /// Whether constraint `c` takes part in propagation.
     pub fn is_enabled(&self, c: ConstraintId) -> bool {
         match self.by_constraint.get(c.index()).copied().flatten() {
-            Some(p) => self.enabled[p as usize / 64] >> (p % 64) & 1 == 1,
+            Some(p) => self.wanted[p as usize / 64] >> (p % 64) & 1 == 1,
             None => false,
-        }
-    }
-
-    fn mask_disabled(&mut self) {
-        for (q, e) in self.queue.iter_mut().zip(&self.enabled) {
-            *q &= e;
         }
     }
 
@@ -394,10 +445,55 @@ impl Engine {
     }
 }
 
-/// The event that the `k`-th prefix of a wake list answers: 0 Changed,
-/// 1 Bounds, 2 Fixed.
-fn event_at(k: usize) -> Event {
-    [Event::Changed, Event::Bounds, Event::Fixed][k]
+/// The position of an event's subscribers in a variable's wake list.
+fn event_rank(e: Event) -> u32 {
+    match e {
+        Event::Changed => 0,
+        Event::Bounds => 1,
+        Event::Fixed => 2,
+    }
+}
+
+/// Each-value-held constraints that a domain all-different makes redundant,
+/// as `(each-value-held propagator, all-different propagator)` pairs.
+///
+/// When an all-different at domain strength, without offsets, covers the
+/// same variables as an each-value-held whose values number as many as the
+/// variables and include every initial value, the two together say "a
+/// permutation of those values". Régin's filtering then already fixes a
+/// value's only holder (that edge is in every perfect matching, so the
+/// holder's other edges lie on no alternating cycle) and fails when a value
+/// has none, so the each-value-held would never prune anything: the
+/// fixpoints, and so the search trees, are the same without it.
+fn subsumed_pairs(model: &Model, by_constraint: &[Option<u32>], pairs: &mut Vec<(u32, u32)>) {
+    for (id, c) in model.constraints() {
+        let (Constraint::EachValueHeld { vars, values }, Some(p)) = (c, by_constraint[id.index()])
+        else {
+            continue;
+        };
+        let initial = vars.iter().fold(Domain::EMPTY, |d, &x| d | model.domain(x));
+        let distinct = (0..vars.len()).all(|i| !vars[..i].contains(&vars[i]));
+        if values.size() as usize != vars.len() || initial - *values != Domain::EMPTY || !distinct {
+            continue;
+        }
+        // The same variables (both lists are duplicate-free and equally long).
+        let by = model.constraints().find_map(|(other, c)| match c {
+            Constraint::AllDifferent {
+                vars: group,
+                offsets,
+                strength: Strength::Domain,
+            } if group.len() == vars.len()
+                && offsets.iter().all(|&o| o == 0)
+                && vars.iter().all(|x| group.contains(x)) =>
+            {
+                by_constraint[other.index()]
+            }
+            _ => None,
+        });
+        if let Some(by) = by {
+            pairs.push((p, by));
+        }
+    }
 }
 
 /// Hands the context's prunings to the observer with the running constraint.
@@ -451,8 +547,8 @@ fn build(constraint: &Constraint) -> Option<AnyPropagator> {
                 return None;
             }
             let vars: Box<[VarId]> = vars.as_slice().into();
-            let offsets: Box<[i32]> = if offsets.iter().all(|&o| o == 0) {
-                Box::default()
+            let offsets: Box<[i32]> = if offsets.is_empty() {
+                vec![0; vars.len()].into()
             } else {
                 offsets.as_slice().into()
             };

@@ -33,11 +33,13 @@
 //! * [`Engine`]: the event queue and the fixpoint loop.
 //! * [`Solver`], [`SearchOptions`], [`Outcome`], [`Stats`]: search.
 //! * [`Observer`]: watch the search tree and the propagation as they happen.
+//! * [`check`]: uniqueness with witnesses, difficulty ratings, minimal clue sets.
 //! * [`puzzle`]: the `.zebra` text format for zebra puzzles, and printing.
 //! * [`sudoku`]: sudoku boards of 9x9 up to 36x36, one line each.
 
 #![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
 
+pub mod check;
 mod domain;
 mod engine;
 mod model;

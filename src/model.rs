@@ -211,32 +211,44 @@ impl Constraint {
     }
 
     /// The variables the constraint mentions, in the order it names them
-    /// (for a custom propagator, in the order it subscribes).
+    /// (for a custom propagator, in the order it subscribes, each once).
     pub fn vars(&self) -> Vec<VarId> {
+        let mut vars = Vec::new();
+        self.for_each_var(|x| vars.push(x));
+        if let Constraint::Custom(_) = self {
+            let mut seen = Vec::with_capacity(vars.len());
+            vars.retain(|v| {
+                let new = !seen.contains(v);
+                seen.push(*v);
+                new
+            });
+        }
+        vars
+    }
+
+    /// Calls `f` on each variable the constraint mentions, without
+    /// allocating (except for a custom propagator's subscriptions).
+    fn for_each_var(&self, mut f: impl FnMut(VarId)) {
         match self {
             Constraint::Equal { x, y }
             | Constraint::NotEqual { x, y }
             | Constraint::Offset { x, y, .. }
             | Constraint::Distance { x, y, .. }
             | Constraint::NotDistance { x, y, .. }
-            | Constraint::Less { x, y, .. } => vec![*x, *y],
+            | Constraint::Less { x, y, .. } => {
+                f(*x);
+                f(*y);
+            }
             Constraint::EqualValue { x, .. }
             | Constraint::NotEqualValue { x, .. }
-            | Constraint::InSet { x, .. } => vec![*x],
+            | Constraint::InSet { x, .. } => f(*x),
             Constraint::AllDifferent { vars, .. } | Constraint::EachValueHeld { vars, .. } => {
-                vars.clone()
+                vars.iter().copied().for_each(f);
             }
             Constraint::Custom(p) => {
                 let mut subs = crate::propagators::Subscriptions::collecting();
                 p.subscribe(&mut subs);
-                let mut vars = subs.into_vars();
-                let mut seen = Vec::with_capacity(vars.len());
-                vars.retain(|v| {
-                    let new = !seen.contains(v);
-                    seen.push(*v);
-                    new
-                });
-                vars
+                subs.take().for_each(|(x, _)| f(x));
             }
         }
     }
@@ -432,6 +444,19 @@ impl Model {
         m
     }
 
+    /// Empties the model, keeping its storage, and gives it a new tag:
+    /// the old [`VarId`]s no longer belong to it.
+    pub fn clear(&mut self) {
+        self.id = NEXT_MODEL.fetch_add(1, Ordering::Relaxed);
+        match Arc::get_mut(&mut self.names) {
+            Some(names) => names.clear(),
+            // Solutions still share the old names: leave them theirs.
+            None => self.names = Arc::new(Names::default()),
+        }
+        self.domains.clear();
+        self.constraints.clear();
+    }
+
     /// The tag this model's [`VarId`]s carry.
     pub(crate) fn tag(&self) -> u32 {
         self.id
@@ -612,7 +637,8 @@ impl Model {
         let in_domains = |x: VarId| self.domains[x.index()].contains(u32::from(values[x.index()]));
         let value = |x: VarId| values[x.index()];
         for (id, c) in self.constraints() {
-            let fits = c.vars().into_iter().all(in_domains);
+            let mut fits = true;
+            c.for_each_var(|x| fits &= in_domains(x));
             if !fits || c.holds(&value) == Some(false) {
                 return Err(id);
             }
@@ -639,8 +665,14 @@ impl Model {
     }
 
     fn validate(&self, constraint: &Constraint) -> Result<(), ModelError> {
-        for x in constraint.vars() {
-            self.check_var(x)?;
+        let mut foreign = None;
+        constraint.for_each_var(|x| {
+            if foreign.is_none() && self.check_var(x).is_err() {
+                foreign = Some(x);
+            }
+        });
+        if let Some(x) = foreign {
+            return Err(ModelError::ForeignVariable { index: x.index() });
         }
         match constraint {
             Constraint::EqualValue { v, .. } | Constraint::NotEqualValue { v, .. } => {
@@ -928,6 +960,12 @@ impl Names {
         let (text, spans, hasher) = (&self.text, &self.spans, &self.hasher);
         self.by_name
             .reserve(vars, |&i| hasher.hash_one(slice(text, spans, i)));
+    }
+
+    fn clear(&mut self) {
+        self.text.clear();
+        self.spans.clear();
+        self.by_name.clear();
     }
 
     /// Adds `name` as variable `index`; false if the name is taken.

@@ -324,16 +324,23 @@ impl Solver {
     pub fn new(model: &Model) -> Solver {
         let engine = Engine::new(model);
         Solver {
-            slab: Vec::with_capacity(engine.state_len() * 16),
+            slab: Vec::new(),
             engine,
             names: model.names().clone(),
-            frames: Vec::with_capacity(16),
+            frames: Vec::new(),
             next: Next::Done(SearchStatus::Complete),
             stats: Stats::default(),
             started: None,
             options: SearchOptions::default(),
             root_failure: None,
         }
+    }
+
+    /// Makes this the solver for `model`, reusing the storage it has (see
+    /// [`Engine::load`]).
+    pub fn load(&mut self, model: &Model) {
+        self.engine.load(model);
+        self.names = model.names().clone();
     }
 
     /// The engine, for reading domains or switching constraints on and off.

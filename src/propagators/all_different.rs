@@ -29,18 +29,14 @@ const NONE: u8 = u8::MAX;
 #[derive(Clone, Debug)]
 pub(crate) struct AllDifferentValue {
     pub(crate) vars: Box<[VarId]>,
-    /// One offset a variable, or empty for none.
+    /// One offset a variable (zero when the constraint has none).
     pub(crate) offsets: Box<[i32]>,
 }
 
 impl AllDifferentValue {
-    #[inline]
+    #[inline(always)]
     fn offset(&self, i: usize) -> i32 {
-        if self.offsets.is_empty() {
-            0
-        } else {
-            self.offsets[i]
-        }
+        self.offsets[i]
     }
 }
 
@@ -65,39 +61,40 @@ impl Propagator for AllDifferentValue {
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
         // Bit i set: variable i is fixed and its value is gone from the others.
-        let mut done = ctx.state()[0];
-        loop {
-            // The variables fixed since the last run, and their shifted values.
+        let done = ctx.state()[0];
+        let mut open = !done & (u64::MAX >> (64 - self.vars.len()));
+        // The variables fixed since the last run.
+        let mut fresh = 0u64;
+        for i in ones(open) {
+            if ctx.dom(self.vars[i]).is_fixed() {
+                fresh |= 1 << i;
+            }
+        }
+        while fresh != 0 {
+            // Their shifted values. Two fresh variables on one value: fail.
             let mut taken = 0u64;
-            let mut fresh = 0u64;
-            for (i, &x) in self.vars.iter().enumerate() {
-                if done >> i & 1 == 0 {
-                    if let Some(v) = ctx.dom(x).value() {
-                        let bit = Domain::singleton(v).shift(self.offset(i)).bits();
-                        // Two fresh variables on one value: no need to go on.
-                        if taken & bit != 0 {
-                            return Err(Conflict);
-                        }
-                        taken |= bit;
-                        fresh |= 1 << i;
-                    }
+            for i in ones(fresh) {
+                let bit = shift(ctx.dom(self.vars[i]).bits(), self.offset(i));
+                if taken & bit != 0 {
+                    return Err(Conflict);
                 }
+                taken |= bit;
             }
-            if fresh == 0 {
-                break;
-            }
-            done |= fresh;
-            // Every other unfixed variable loses the taken values. The handled
-            // ones already differ from them: their values were removed from
-            // the fresh ones when they were handled.
-            let taken = Domain::from_bits(taken);
-            for (i, &x) in self.vars.iter().enumerate() {
-                if done >> i & 1 == 0 {
-                    ctx.restrict(x, !taken.shift(-self.offset(i)))?;
+            open &= !fresh;
+            fresh = 0;
+            // Every other unfixed variable loses the taken values; the handled
+            // ones already differ from them (their values were removed from
+            // the fresh ones when they were handled). A variable this fixes
+            // is handled in the next round.
+            for i in ones(open) {
+                let x = self.vars[i];
+                let keep = !shift(taken, -self.offset(i));
+                if ctx.restrict(x, Domain::from_bits(keep))? && ctx.dom(x).is_fixed() {
+                    fresh |= 1 << i;
                 }
             }
         }
-        ctx.state()[0] = done;
+        ctx.state()[0] = !open & (u64::MAX >> (64 - self.vars.len()));
         Ok(Status::Fixpoint)
     }
 
@@ -110,20 +107,45 @@ impl Propagator for AllDifferentValue {
 #[derive(Clone, Debug)]
 pub(crate) struct AllDifferentDomain {
     pub(crate) vars: Box<[VarId]>,
-    /// One offset a variable, or empty for none.
+    /// One offset a variable (zero when the constraint has none).
     pub(crate) offsets: Box<[i32]>,
     /// Some variable occurs twice, so the filtering may not be idempotent.
     pub(crate) repeats: bool,
 }
 
 impl AllDifferentDomain {
-    #[inline]
+    #[inline(always)]
     fn offset(&self, i: usize) -> i32 {
-        if self.offsets.is_empty() {
-            0
-        } else {
-            self.offsets[i]
+        self.offsets[i]
+    }
+
+    /// Régin's filtering with scratch arrays for up to `N` variables.
+    fn regin<const N: usize>(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        let mut g = Graph::<N>::new(self.vars.len());
+        let mut unfixed = 0;
+        for (i, &x) in self.vars.iter().enumerate() {
+            let d = ctx.dom(x);
+            unfixed += usize::from(!d.is_fixed());
+            g.dom[i] = shift(d.bits(), self.offset(i));
         }
+        if !g.match_all() {
+            return Err(Conflict);
+        }
+        // With every variable fixed, the matching is the assignment itself:
+        // it exists, so the values differ, and nothing is left to prune.
+        if unfixed == 0 {
+            return Ok(Status::Fixpoint);
+        }
+        let allowed = g.consistent_values();
+        for (i, &x) in self.vars.iter().enumerate() {
+            let keep = shift(allowed[i], -self.offset(i));
+            ctx.restrict(x, Domain::from_bits(keep))?;
+        }
+        Ok(if self.repeats {
+            Status::Changed
+        } else {
+            Status::Fixpoint
+        })
     }
 }
 
@@ -143,23 +165,14 @@ impl Propagator for AllDifferentDomain {
     }
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        let n = self.vars.len();
-        let mut g = Graph::new(n);
-        for (i, &x) in self.vars.iter().enumerate() {
-            g.dom[i] = ctx.dom(x).shift(self.offset(i)).bits();
+        // The scratch arrays are sized by a tier of the group size, so a
+        // five-variable group does not clear tables for sixty-four.
+        match self.vars.len() {
+            0..=8 => self.regin::<8>(ctx),
+            9..=16 => self.regin::<16>(ctx),
+            17..=32 => self.regin::<32>(ctx),
+            _ => self.regin::<64>(ctx),
         }
-        if !g.match_all() {
-            return Err(Conflict);
-        }
-        let allowed = g.consistent_values();
-        for (i, &x) in self.vars.iter().enumerate() {
-            ctx.restrict(x, Domain::from_bits(allowed[i]).shift(-self.offset(i)))?;
-        }
-        Ok(if self.repeats {
-            Status::Changed
-        } else {
-            Status::Fixpoint
-        })
     }
 
     fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
@@ -172,24 +185,25 @@ fn all_distinct(vars: &[VarId], offsets: &[i32], value: &dyn Fn(VarId) -> u8) ->
     (0..vars.len()).all(|i| (0..i).all(|j| shifted(i) != shifted(j)))
 }
 
-/// The variable-value graph of one run, on the stack.
-struct Graph {
+/// The variable-value graph of one run, on the stack, for up to `N`
+/// variables (values are always `0..64`).
+struct Graph<const N: usize> {
     n: usize,
     /// `dom[i]`: the values variable `i` can take (shifted).
-    dom: [u64; 64],
+    dom: [u64; N],
     /// `mate_of_var[i]`: the value matched to variable `i`, or `NONE`.
-    mate_of_var: [u8; 64],
+    mate_of_var: [u8; N],
     /// `mate_of_value[v]`: the variable matched to value `v`, or `NONE`.
     mate_of_value: [u8; 64],
 }
 
-impl Graph {
-    fn new(n: usize) -> Graph {
-        debug_assert!(n <= 64, "the model limits groups to 64 variables");
+impl<const N: usize> Graph<N> {
+    fn new(n: usize) -> Graph<N> {
+        debug_assert!(n <= N, "the caller picks a tier that fits");
         Graph {
             n,
-            dom: [0; 64],
-            mate_of_var: [NONE; 64],
+            dom: [0; N],
+            mate_of_var: [NONE; N],
             mate_of_value: [NONE; 64],
         }
     }
@@ -247,29 +261,35 @@ impl Graph {
     /// strongly connected component) or on an even alternating path that
     /// starts at a free value (a is free, or a's mate is reachable from a
     /// free value).
-    fn consistent_values(&self) -> [u64; 64] {
+    fn consistent_values(&self) -> [u64; N] {
         let n = self.n;
-        let all = (0..n).fold(0u64, |acc, i| acc | self.dom[i]);
-        let matched = (0..n).fold(0u64, |acc, i| acc | 1u64 << self.mate_of_var[i]);
+        let mut all = 0u64;
+        let mut matched = 0u64;
+        for i in 0..n {
+            all |= self.dom[i];
+            matched |= 1u64 << self.mate_of_var[i];
+        }
         let free = all & !matched;
 
         // Variables reachable from a free value: first those that can take
         // one, then those that can take the value of a reached variable.
         let mut reached = 0u64;
         let mut reached_values = free;
-        loop {
-            let mut grow = 0u64;
-            for i in 0..n {
-                if reached >> i & 1 == 0 && self.dom[i] & reached_values != 0 {
-                    grow |= 1 << i;
+        if free != 0 {
+            loop {
+                let mut grow = 0u64;
+                for i in 0..n {
+                    if reached >> i & 1 == 0 && self.dom[i] & reached_values != 0 {
+                        grow |= 1 << i;
+                    }
                 }
-            }
-            if grow == 0 {
-                break;
-            }
-            reached |= grow;
-            for i in ones(grow) {
-                reached_values |= 1u64 << self.mate_of_var[i];
+                if grow == 0 {
+                    break;
+                }
+                reached |= grow;
+                for i in ones(grow) {
+                    reached_values |= 1u64 << self.mate_of_var[i];
+                }
             }
         }
 
@@ -277,10 +297,10 @@ impl Graph {
         // for each variable the values matched inside its component.
         let comp_values = self.component_values();
 
-        let mut allowed = [0u64; 64];
-        for (w, slot) in allowed.iter_mut().enumerate().take(n) {
+        let mut allowed = [0u64; N];
+        for w in 0..n {
             let keep = 1u64 << self.mate_of_var[w] | reached_values | comp_values[w];
-            *slot = self.dom[w] & keep;
+            allowed[w] = self.dom[w] & keep;
         }
         allowed
     }
@@ -288,33 +308,37 @@ impl Graph {
     /// Tarjan's strongly connected components on the variable graph
     /// `v -> w iff w != v and mate(v) ∈ dom(w)`; returns, per variable, the
     /// values matched to the variables of its component.
-    fn component_values(&self) -> [u64; 64] {
+    fn component_values(&self) -> [u64; N] {
         let n = self.n;
-        // holders[v]: the variables that can take value v.
-        let mut holders = [0u64; 64];
-        for i in 0..n {
-            for v in ones(self.dom[i]) {
-                holders[v] |= 1 << i;
+        // successors[v]: the other variables that can take v's value.
+        let mut successors = [0u64; N];
+        for w in 0..n {
+            for a in ones(self.dom[w]) {
+                let v = self.mate_of_value[a];
+                if v != NONE && v as usize != w {
+                    successors[v as usize] |= 1 << w;
+                }
             }
         }
-        let successors = |v: usize| holders[self.mate_of_var[v] as usize] & !(1u64 << v);
 
-        let mut index = [NONE; 64];
-        let mut low = [0u8; 64];
+        let mut index = [NONE; N];
+        let mut low = [0u8; N];
         let mut next_index = 0u8;
-        let mut stack = [0u8; 64];
+        let mut stack = [0u8; N];
         let mut depth = 0usize;
         let mut on_stack = 0u64;
         // The DFS's own call stack: a variable and the successors left to visit.
-        let mut frames = [(0u8, 0u64); 64];
-        let mut result = [0u64; 64];
+        let mut frame_var = [0u8; N];
+        let mut frame_rest = [0u64; N];
+        let mut result = [0u64; N];
 
         for root in 0..n {
             if index[root] != NONE {
                 continue;
             }
             let mut top = 0usize;
-            frames[0] = (root as u8, successors(root));
+            frame_var[0] = root as u8;
+            frame_rest[0] = successors[root];
             index[root] = next_index;
             low[root] = next_index;
             next_index += 1;
@@ -322,11 +346,11 @@ impl Graph {
             depth += 1;
             on_stack |= 1 << root;
             loop {
-                let (v, rest) = frames[top];
-                let v = v as usize;
+                let v = frame_var[top] as usize;
+                let rest = frame_rest[top];
                 if rest != 0 {
                     let w = rest.trailing_zeros() as usize;
-                    frames[top].1 = rest & (rest - 1);
+                    frame_rest[top] = rest & (rest - 1);
                     if index[w] == NONE {
                         index[w] = next_index;
                         low[w] = next_index;
@@ -335,7 +359,8 @@ impl Graph {
                         depth += 1;
                         on_stack |= 1 << w;
                         top += 1;
-                        frames[top] = (w as u8, successors(w));
+                        frame_var[top] = w as u8;
+                        frame_rest[top] = successors[w];
                     } else if on_stack >> w & 1 == 1 {
                         low[v] = low[v].min(index[w]);
                     }
@@ -363,7 +388,7 @@ impl Graph {
                     break;
                 }
                 top -= 1;
-                let parent = frames[top].0 as usize;
+                let parent = frame_var[top] as usize;
                 low[parent] = low[parent].min(low[v]);
             }
         }
@@ -371,9 +396,25 @@ impl Graph {
     }
 }
 
+/// `bits` moved by `c`, for `|c| <= 63` (the model checks offsets), so
+/// neither shift can reach 64.
+#[inline(always)]
+fn shift(bits: u64, c: i32) -> u64 {
+    debug_assert!((-63..=63).contains(&c));
+    if c >= 0 { bits << c } else { bits >> -c }
+}
+
 /// The positions of the set bits of `bits`, ascending.
-fn ones(bits: u64) -> impl Iterator<Item = usize> {
-    Domain::from_bits(bits).iter().map(usize::from)
+#[inline(always)]
+fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        Some(i)
+    })
 }
 
 #[cfg(test)]

@@ -170,10 +170,6 @@ impl Subscriptions {
     pub(crate) fn take(&mut self) -> std::vec::Drain<'_, (VarId, Event)> {
         self.list.drain(..)
     }
-
-    pub(crate) fn into_vars(self) -> Vec<VarId> {
-        self.list.into_iter().map(|(x, _)| x).collect()
-    }
 }
 
 /// Receives every domain narrowing as it happens (the trace hooks in here).
@@ -275,7 +271,7 @@ impl<'a> Ctx<'a> {
     /// # Errors
     ///
     /// [`Conflict`] if no value would be left; the domain is then unchanged.
-    #[inline]
+    #[inline(always)]
     pub fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
         let i = x.index();
         let old = self.doms[i];
@@ -288,14 +284,24 @@ impl<'a> Ctx<'a> {
         }
         self.doms[i] = new;
         self.wake(i, old, new);
-        if let Some(sink) = self.sink.as_deref_mut() {
-            sink.pruned(x, Domain::from_bits(old), Domain::from_bits(new));
+        if self.sink.is_some() {
+            self.report(x, old, new);
         }
         Ok(true)
     }
 
+    /// Tells the trace about a narrowing; kept out of line so the common,
+    /// untraced path stays small.
+    #[cold]
+    #[inline(never)]
+    fn report(&mut self, x: VarId, old: u64, new: u64) {
+        if let Some(sink) = self.sink.as_deref_mut() {
+            sink.pruned(x, Domain::from_bits(old), Domain::from_bits(new));
+        }
+    }
+
     /// Schedules the subscribers of variable `i` for the event `old -> new`.
-    #[inline]
+    #[inline(always)]
     fn wake(&mut self, i: usize, old: u64, new: u64) {
         let [start, end_changed, end_bounds, end_fixed] = self.wakeups.index[i];
         let end = if new & new.wrapping_sub(1) == 0 {

@@ -1,0 +1,399 @@
+//! What puzzle generators ask: is the solution unique (and if not, where do
+//! two solutions differ), how hard is the puzzle, and which clues can go.
+//!
+//! All of it runs on one [`Solver`], built once: clues are switched on and
+//! off with [`Engine::set_enabled`](crate::Engine::set_enabled) instead of
+//! rebuilding the model, so the inner loop of a generator allocates only
+//! the solutions it reports.
+//!
+//! # Difficulty
+//!
+//! [`Solver::rate`] searches the whole tree with first-fail variable
+//! selection and min value selection, whatever options the caller uses
+//! elsewhere, and reports its nodes and failures; with the propagation
+//! strength fixed by the model (for `.zebra` puzzles: domain all-different),
+//! the rating depends on the puzzle alone, so ratings are comparable across
+//! runs and machines.
+
+use std::fmt;
+
+use crate::model::{ConstraintId, Model, VarId};
+use crate::search::{Mode, SearchOptions, SearchStatus, Solution, Solver};
+
+/// The answer to "does this puzzle have exactly one solution?".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Uniqueness {
+    /// Exactly one solution.
+    Unique(Solution),
+    /// No solution.
+    None {
+        /// The constraint that failed at the root, when propagation alone
+        /// proved there is none (`None` when search had to look).
+        failed_at_root: Option<ConstraintId>,
+    },
+    /// At least two solutions; the search stopped at the second.
+    Several {
+        /// The first solution found.
+        first: Solution,
+        /// The second.
+        second: Solution,
+        /// The variables on which they differ, in declaration order: a clue
+        /// that tells these apart removes at least the second solution.
+        differences: Vec<Difference>,
+    },
+    /// A node or time limit stopped the search before it could decide.
+    Unknown {
+        /// Which limit.
+        status: SearchStatus,
+    },
+}
+
+impl Uniqueness {
+    /// Whether the puzzle has exactly one solution.
+    pub fn is_unique(&self) -> bool {
+        matches!(self, Uniqueness::Unique(_))
+    }
+}
+
+impl fmt::Display for Uniqueness {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Uniqueness::Unique(_) => f.write_str("unique"),
+            Uniqueness::None { .. } => f.write_str("no solution"),
+            Uniqueness::Several { differences, .. } => {
+                write!(f, "not unique ({} cells differ)", differences.len())
+            }
+            Uniqueness::Unknown { status } => write!(f, "unknown ({status})"),
+        }
+    }
+}
+
+/// One variable on which two solutions differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Difference {
+    /// The variable.
+    pub var: VarId,
+    /// Its value in the first solution.
+    pub first: u8,
+    /// Its value in the second.
+    pub second: u8,
+}
+
+/// A difficulty rating; see the [module docs](self) for the fixed strategy.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Rating {
+    /// Nodes of the whole search tree (choices, failures, solutions).
+    pub nodes: u64,
+    /// Failed leaves: how often a guess was wrong.
+    pub failures: u64,
+    /// Solutions in the whole tree.
+    pub solutions: u64,
+    /// Whether propagation alone solved it: no guess was needed.
+    pub propagation_only: bool,
+    /// Propagator runs to reach the root fixpoint: how much reasoning the
+    /// puzzle takes before the first guess.
+    pub root_propagations: u64,
+}
+
+/// Why [`minimize`] could not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum MinimizeError {
+    /// With every clue on, the puzzle does not have exactly one solution.
+    NotUnique(Uniqueness),
+}
+
+impl fmt::Display for MinimizeError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MinimizeError::NotUnique(u) => write!(f, "the puzzle is not unique to begin with: {u}"),
+        }
+    }
+}
+
+impl std::error::Error for MinimizeError {}
+
+impl Solver {
+    /// Checks whether the model has exactly one solution, stopping at the
+    /// second. With several, reports both and where they differ.
+    ///
+    /// ```
+    /// use bitfd::check::Uniqueness;
+    /// use bitfd::{Model, SearchOptions, Solver, Strength};
+    ///
+    /// let mut m = Model::new();
+    /// let a = m.int_var("a", 1, 2)?;
+    /// let b = m.int_var("b", 1, 2)?;
+    /// m.all_different(&[a, b], Strength::Domain)?;
+    /// let mut solver = Solver::new(&m);
+    /// match solver.uniqueness(&SearchOptions::default()) {
+    ///     Uniqueness::Several { differences, .. } => assert_eq!(differences.len(), 2),
+    ///     other => panic!("expected two solutions, got {other}"),
+    /// }
+    /// # Ok::<(), bitfd::ModelError>(())
+    /// ```
+    pub fn uniqueness(&mut self, options: &SearchOptions) -> Uniqueness {
+        let outcome = self.solve(options, Mode::AtMost(2));
+        let mut solutions = outcome.solutions.into_iter();
+        match (solutions.next(), solutions.next()) {
+            (Some(first), Some(second)) => {
+                let differences = first
+                    .values()
+                    .iter()
+                    .zip(second.values())
+                    .enumerate()
+                    .filter(|(_, (a, b))| a != b)
+                    .map(|(i, (&a, &b))| Difference {
+                        var: self.engine().var_at(i),
+                        first: a,
+                        second: b,
+                    })
+                    .collect();
+                Uniqueness::Several {
+                    first,
+                    second,
+                    differences,
+                }
+            }
+            _ if outcome.status.is_cut_short() => Uniqueness::Unknown {
+                status: outcome.status,
+            },
+            (Some(only), None) => Uniqueness::Unique(only),
+            (None, _) => Uniqueness::None {
+                failed_at_root: outcome.root_failure,
+            },
+        }
+    }
+
+    /// Rates the model's difficulty by searching its whole tree with the
+    /// fixed rating strategy (first-fail, min value); see the
+    /// [module docs](self).
+    pub fn rate(&mut self) -> Rating {
+        let outcome = self.solve(&SearchOptions::default(), Mode::Count);
+        // The root alone: its propagator runs, then whether it was solved.
+        let root = self.solve(&SearchOptions::default().node_limit(1), Mode::Count);
+        Rating {
+            nodes: outcome.stats.nodes,
+            failures: outcome.stats.failures,
+            solutions: outcome.stats.solutions,
+            propagation_only: outcome.stats.nodes == 1,
+            root_propagations: root.stats.propagations,
+        }
+    }
+}
+
+/// Removes clues while the solution stays unique and returns the clues
+/// that remain: a minimal set, since removing any one of them breaks
+/// uniqueness (a clue kept once stays needed: with fewer clues on, there
+/// are only more solutions).
+///
+/// `clues` are the constraints that may go (the others, such as the
+/// all-different of each group, always stay). They are tried in an order
+/// drawn from `seed` by a fixed generator, so the same seed gives the same
+/// set on every machine. The solver's engine is left with exactly the
+/// returned clues switched on.
+///
+/// # Errors
+///
+/// [`MinimizeError::NotUnique`] if the puzzle with every clue on is not
+/// unique.
+pub fn minimize(
+    solver: &mut Solver,
+    clues: &[ConstraintId],
+    seed: u64,
+    options: &SearchOptions,
+) -> Result<Vec<ConstraintId>, MinimizeError> {
+    for &c in clues {
+        solver.engine_mut().set_enabled(c, true);
+    }
+    let verdict = solver.uniqueness(options);
+    if !verdict.is_unique() {
+        return Err(MinimizeError::NotUnique(verdict));
+    }
+    let mut order = clues.to_vec();
+    shuffle(&mut order, seed);
+    for &c in &order {
+        solver.engine_mut().set_enabled(c, false);
+        if !solver.uniqueness(options).is_unique() {
+            solver.engine_mut().set_enabled(c, true);
+        }
+    }
+    Ok(clues
+        .iter()
+        .copied()
+        .filter(|&c| solver.engine().is_enabled(c))
+        .collect())
+}
+
+/// Whether every clue of `clues` is needed: with all on the model is unique,
+/// and with any one off it is not. Leaves every clue switched on.
+pub fn is_minimal(solver: &mut Solver, clues: &[ConstraintId], options: &SearchOptions) -> bool {
+    for &c in clues {
+        solver.engine_mut().set_enabled(c, true);
+    }
+    if !solver.uniqueness(options).is_unique() {
+        return false;
+    }
+    clues.iter().all(|&c| {
+        solver.engine_mut().set_enabled(c, false);
+        let needed = !solver.uniqueness(options).is_unique();
+        solver.engine_mut().set_enabled(c, true);
+        needed
+    })
+}
+
+/// A small, fixed pseudo-random generator (SplitMix64): the same seed gives
+/// the same numbers on every platform, which is all puzzle generation needs.
+#[derive(Clone, Debug)]
+pub struct SplitMix64(u64);
+
+impl SplitMix64 {
+    /// A generator started from `seed`.
+    pub fn new(seed: u64) -> SplitMix64 {
+        SplitMix64(seed)
+    }
+
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n > 0`), by Lemire's multiply-shift; the tiny
+    /// bias is irrelevant for shuffling clues.
+    pub fn below(&mut self, n: usize) -> usize {
+        debug_assert!(n > 0);
+        ((u128::from(self.next_u64()) * n as u128) >> 64) as usize
+    }
+}
+
+/// Fisher-Yates shuffle driven by [`SplitMix64`].
+pub fn shuffle<T>(items: &mut [T], seed: u64) {
+    let mut rng = SplitMix64::new(seed);
+    for i in (1..items.len()).rev() {
+        items.swap(i, rng.below(i + 1));
+    }
+}
+
+/// Checks `values` against `model` and explains nothing: a convenience for
+/// generators that want a yes/no on a candidate solution.
+pub fn satisfies(model: &Model, values: &[u8]) -> bool {
+    values.len() >= model.len() && model.check(values).is_ok()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::{Domain, Strength};
+
+    /// Three people in three houses: a permutation plus the given clues.
+    fn three(clues: &[(usize, i64)]) -> (Model, Vec<ConstraintId>) {
+        let mut m = Model::new();
+        let vars: Vec<VarId> = ["a", "b", "c"]
+            .iter()
+            .map(|n| m.int_var(n, 1, 3).expect("fresh"))
+            .collect();
+        m.all_different(&vars, Strength::Domain).expect("valid");
+        m.each_value_held(&vars, Domain::range(1, 3))
+            .expect("valid");
+        let ids = clues
+            .iter()
+            .map(|&(i, h)| m.equal_value(vars[i], h).expect("valid"))
+            .collect();
+        (m, ids)
+    }
+
+    #[test]
+    fn several_reports_two_different_solutions_and_their_differences() {
+        let (m, _) = three(&[(0, 1)]);
+        let mut solver = Solver::new(&m);
+        let Uniqueness::Several {
+            first,
+            second,
+            differences,
+        } = solver.uniqueness(&SearchOptions::default())
+        else {
+            panic!("a = 1 leaves b and c free");
+        };
+        assert_ne!(first, second);
+        assert!(m.check(first.values()).is_ok() && m.check(second.values()).is_ok());
+        let expected: Vec<usize> = (0..3)
+            .filter(|&i| first.values()[i] != second.values()[i])
+            .collect();
+        let reported: Vec<usize> = differences.iter().map(|d| d.var.index()).collect();
+        assert_eq!(reported, expected);
+        for d in &differences {
+            assert_eq!(first[d.var], d.first);
+            assert_eq!(second[d.var], d.second);
+        }
+    }
+
+    #[test]
+    fn none_names_the_root_conflict() {
+        let (m, ids) = three(&[(0, 1), (1, 1)]);
+        let mut solver = Solver::new(&m);
+        match solver.uniqueness(&SearchOptions::default()) {
+            Uniqueness::None {
+                failed_at_root: Some(_),
+            } => {}
+            other => panic!("expected a root failure, got {other:?}"),
+        }
+        let _ = ids;
+    }
+
+    #[test]
+    fn minimize_leaves_a_minimal_unique_set() {
+        let (m, ids) = three(&[(0, 1), (1, 2), (2, 3)]);
+        let mut solver = Solver::new(&m);
+        let kept = minimize(&mut solver, &ids, 7, &SearchOptions::default()).expect("unique");
+        // Two of the three facts fix the permutation; one alone does not.
+        assert_eq!(kept.len(), 2);
+        let mut check = Solver::new(&m);
+        for &c in &ids {
+            check.engine_mut().set_enabled(c, kept.contains(&c));
+        }
+        assert!(check.uniqueness(&SearchOptions::default()).is_unique());
+        assert!(is_minimal(&mut check, &kept, &SearchOptions::default()));
+    }
+
+    #[test]
+    fn minimize_is_deterministic_per_seed() {
+        let (m, ids) = three(&[(0, 1), (1, 2), (2, 3)]);
+        let runs: Vec<Vec<ConstraintId>> = (0..3)
+            .map(|_| {
+                minimize(&mut Solver::new(&m), &ids, 42, &SearchOptions::default()).expect("unique")
+            })
+            .collect();
+        assert!(runs.windows(2).all(|w| w[0] == w[1]));
+    }
+
+    #[test]
+    fn splitmix_matches_its_reference_output() {
+        // First outputs of SplitMix64 seeded with 1234567 (Vigna's reference).
+        let mut rng = SplitMix64::new(1_234_567);
+        assert_eq!(rng.next_u64(), 6_457_827_717_110_365_317);
+        assert_eq!(rng.next_u64(), 3_203_168_211_198_807_973);
+    }
+
+    #[test]
+    fn rating_counts_guesses() {
+        let (solved, _) = three(&[(0, 1), (1, 2)]);
+        let rating = Solver::new(&solved).rate();
+        assert!(rating.propagation_only);
+        assert_eq!(rating.nodes, 1);
+        let (open, _) = three(&[]);
+        let rating = Solver::new(&open).rate();
+        assert!(!rating.propagation_only);
+        assert_eq!(rating.solutions, 6);
+    }
+
+    #[test]
+    fn solver_is_send() {
+        fn send<T: Send>() {}
+        send::<Solver>();
+        send::<Model>();
+        send::<Uniqueness>();
+    }
+}
