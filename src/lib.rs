@@ -42,6 +42,7 @@
 pub mod check;
 mod domain;
 mod engine;
+pub mod generate;
 mod model;
 mod observer;
 pub mod propagators;
