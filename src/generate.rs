@@ -493,6 +493,24 @@ fn draw_clue(shell: &Puzzle, solution: &[Vec<u8>], rng: &mut SplitMix64) -> Clue
     }
 }
 
+/// A puzzle made here rather than parsed: no source positions.
+fn from_parts(
+    title: Option<String>,
+    houses: u8,
+    groups: Vec<Group>,
+    clues: Vec<Clue>,
+    asks: Vec<Ask>,
+) -> Puzzle {
+    Puzzle {
+        title,
+        houses,
+        groups,
+        clues,
+        asks,
+        clue_spots: Vec::new(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -598,23 +616,5 @@ mod tests {
             .err(),
             Some(GenerateError::Groups(0))
         );
-    }
-}
-
-/// A puzzle made here rather than parsed: no source positions.
-fn from_parts(
-    title: Option<String>,
-    houses: u8,
-    groups: Vec<Group>,
-    clues: Vec<Clue>,
-    asks: Vec<Ask>,
-) -> Puzzle {
-    Puzzle {
-        title,
-        houses,
-        groups,
-        clues,
-        asks,
-        clue_spots: Vec::new(),
     }
 }
