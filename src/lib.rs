@@ -34,6 +34,7 @@
 //! * [`Solver`], [`SearchOptions`], [`Outcome`], [`Stats`]: search.
 //! * [`Observer`]: watch the search tree and the propagation as they happen.
 //! * [`check`]: uniqueness with witnesses, difficulty ratings, minimal clue sets.
+//! * [`generate`]: a seeded zebra puzzle generator.
 //! * [`Tree`]: the recorded search tree, as stable text for snapshot tests
 //!   ([format](tree)), DOT and JSON.
 //! * [`Trace`]: the deduction trace (which constraint removed which values,
@@ -46,6 +47,7 @@
 pub mod check;
 mod domain;
 mod engine;
+pub mod generate;
 mod model;
 mod observer;
 pub mod propagators;

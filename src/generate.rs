@@ -1,0 +1,620 @@
+//! Zebra puzzle generation: draw a solution, write true clues until the
+//! solution is unique, then remove clues while it stays unique.
+//!
+//! The loop is the one puzzle generators run (ZebraLogic's, reasoning-gym's),
+//! with bitfd as the uniqueness checker. The model is built once from a pool
+//! of true clues, and clues are switched on and off in one reusable
+//! [`Solver`] rather than rebuilt ([`check::minimize`]).
+//!
+//! # Determinism
+//!
+//! Everything random comes from one [`SplitMix64`] seeded by
+//! [`GenerateOptions::seed`], consumed in a fixed order, so the same options
+//! give the same puzzle, byte for byte, on every machine.
+//!
+//! # Clue kinds
+//!
+//! The kinds of `../shared/data/README.md`, each with an English sentence as
+//! its label: same house, at, not at, next to, directly left, left of, one
+//! house between, two houses between, not same house.
+
+use std::fmt;
+
+use crate::check::{self, Rating, SplitMix64};
+use crate::model::ConstraintId;
+use crate::puzzle::{Ask, Clue, Cmp, Group, Operand, Origin, Puzzle, Relation, Target, ValueRef};
+use crate::search::{SearchOptions, Solver};
+
+/// Built-in attribute groups: a group name and values, all value names
+/// distinct across groups so that clues never need `group.value`.
+const WORDS: &[(&str, &[&str])] = &[
+    (
+        "nationality",
+        &[
+            "Brit",
+            "Swede",
+            "Dane",
+            "Norwegian",
+            "German",
+            "Japanese",
+            "Spaniard",
+            "Italian",
+            "Greek",
+            "Finn",
+        ],
+    ),
+    (
+        "color",
+        &[
+            "red", "green", "white", "yellow", "blue", "ivory", "purple", "orange", "black", "pink",
+        ],
+    ),
+    (
+        "pet",
+        &[
+            "dog", "cat", "bird", "horse", "fish", "zebra", "snail", "fox", "rabbit", "hamster",
+        ],
+    ),
+    (
+        "drink",
+        &[
+            "tea", "coffee", "milk", "beer", "water", "juice", "cocoa", "lemonade", "cider", "soda",
+        ],
+    ),
+    (
+        "hobby",
+        &[
+            "chess",
+            "painting",
+            "gardening",
+            "cooking",
+            "hiking",
+            "knitting",
+            "fishing",
+            "dancing",
+            "singing",
+            "reading",
+        ],
+    ),
+    (
+        "fruit",
+        &[
+            "apple", "banana", "cherry", "grape", "kiwi", "mango", "melon", "pear", "plum", "lime",
+        ],
+    ),
+    (
+        "sport",
+        &[
+            "tennis", "soccer", "golf", "rugby", "hockey", "cricket", "boxing", "rowing", "skiing",
+            "judo",
+        ],
+    ),
+    (
+        "car",
+        &[
+            "Ford", "Toyota", "Honda", "Volvo", "Fiat", "Audi", "Tesla", "Mazda", "Skoda", "Kia",
+        ],
+    ),
+    (
+        "flower",
+        &[
+            "rose", "tulip", "daisy", "lily", "orchid", "violet", "poppy", "iris", "lotus", "aster",
+        ],
+    ),
+    (
+        "job",
+        &[
+            "doctor", "teacher", "pilot", "baker", "lawyer", "farmer", "nurse", "chef", "artist",
+            "judge",
+        ],
+    ),
+    (
+        "music",
+        &[
+            "jazz", "blues", "rock", "folk", "opera", "reggae", "techno", "punk", "swing", "gospel",
+        ],
+    ),
+    (
+        "food",
+        &[
+            "pizza", "pasta", "sushi", "tacos", "curry", "salad", "soup", "steak", "ramen", "bagel",
+        ],
+    ),
+];
+
+/// The most houses a generated puzzle may have (the word lists' length).
+pub const MAX_HOUSES: u8 = 10;
+/// The most groups a generated puzzle may have.
+pub const MAX_GROUPS: usize = WORDS.len();
+
+/// What to generate.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct GenerateOptions {
+    /// Houses, `2..=MAX_HOUSES`.
+    pub houses: u8,
+    /// Attribute groups, `1..=MAX_GROUPS`.
+    pub groups: usize,
+    /// The seed: the same options give the same puzzle.
+    pub seed: u64,
+}
+
+/// Why a puzzle could not be generated.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum GenerateError {
+    /// Houses outside `2..=MAX_HOUSES`.
+    Houses(u8),
+    /// Groups outside `1..=MAX_GROUPS`.
+    Groups(usize),
+}
+
+impl fmt::Display for GenerateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            GenerateError::Houses(n) => {
+                write!(f, "{n} houses: generated puzzles have 2 to {MAX_HOUSES}")
+            }
+            GenerateError::Groups(n) => {
+                write!(f, "{n} groups: generated puzzles have 1 to {MAX_GROUPS}")
+            }
+        }
+    }
+}
+
+impl std::error::Error for GenerateError {}
+
+/// A generated puzzle, its solution and its rating.
+#[derive(Clone, Debug)]
+pub struct Generated {
+    /// The puzzle: groups, a minimal set of clues, and two questions.
+    pub puzzle: Puzzle,
+    /// `solution[g][v]`: the house of value `v` of group `g`.
+    pub solution: Vec<Vec<u8>>,
+    /// Its difficulty ([`Solver::rate`]).
+    pub rating: Rating,
+    /// Clues drawn before minimizing.
+    pub drawn: usize,
+}
+
+/// Generates a puzzle with a unique solution and a minimal set of clues.
+///
+/// ```
+/// use bitfd::generate::{GenerateOptions, generate};
+///
+/// let g = generate(&GenerateOptions { houses: 4, groups: 3, seed: 7 })?;
+/// // The puzzle, written as `.zebra` text, parses back and is unique.
+/// let text = g.puzzle.to_string();
+/// let again = bitfd::puzzle::parse(&text).expect("the writer's output parses");
+/// let pm = again.to_model();
+/// let mut solver = bitfd::Solver::new(pm.model());
+/// assert!(solver.uniqueness(&bitfd::SearchOptions::default()).is_unique());
+/// # Ok::<(), bitfd::generate::GenerateError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`GenerateError`] when the size is outside the supported range.
+pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
+    let (n, m) = (options.houses, options.groups);
+    if !(2..=MAX_HOUSES).contains(&n) {
+        return Err(GenerateError::Houses(n));
+    }
+    if !(1..=MAX_GROUPS).contains(&m) {
+        return Err(GenerateError::Groups(m));
+    }
+    let mut rng = SplitMix64::new(options.seed);
+
+    // The solution: a random permutation of the houses for each group.
+    let groups: Vec<Group> = WORDS[..m]
+        .iter()
+        .map(|(name, values)| Group {
+            name: (*name).to_owned(),
+            values: values[..usize::from(n)]
+                .iter()
+                .map(|v| (*v).to_owned())
+                .collect(),
+        })
+        .collect();
+    let solution: Vec<Vec<u8>> = (0..m)
+        .map(|_| {
+            let mut houses: Vec<u8> = (1..=n).collect();
+            for i in (1..houses.len()).rev() {
+                houses.swap(i, rng.below(i + 1));
+            }
+            houses
+        })
+        .collect();
+    let mut shell = from_parts(None, n, groups, Vec::new(), Vec::new());
+
+    // Draw true clues until the pool pins the solution down; the pool is
+    // rebuilt as a model only when it grows, and checked with one solver.
+    let mut clues: Vec<Clue> = Vec::new();
+    let options_search = SearchOptions::default();
+    let mut batch = usize::from(n) * m;
+    loop {
+        while clues.len() < batch {
+            let clue = draw_clue(&shell, &solution, &mut rng);
+            if !clues.iter().any(|c| c.relation == clue.relation) {
+                clues.push(clue);
+            }
+        }
+        shell.clues = clues.clone();
+        let pm = shell.to_model();
+        if Solver::new(pm.model())
+            .uniqueness(&options_search)
+            .is_unique()
+        {
+            break;
+        }
+        batch += usize::from(n) * m;
+    }
+    let drawn = clues.len();
+
+    // Minimize in the reusable solver, in an order drawn from the seed.
+    let pm = shell.to_model();
+    let clue_ids: Vec<ConstraintId> = pm
+        .model()
+        .constraints()
+        .filter(|(id, _)| matches!(pm.origin(*id), Origin::Clue(_)))
+        .map(|(id, _)| id)
+        .collect();
+    let mut solver = Solver::new(pm.model());
+    let kept = check::minimize(&mut solver, &clue_ids, rng.next_u64(), &options_search)
+        .expect("the pool was checked unique");
+    let kept_clues: Vec<Clue> = kept
+        .iter()
+        .filter_map(|&c| match pm.origin(c) {
+            Origin::Clue(i) => Some(shell.clues[i].clone()),
+            _ => None,
+        })
+        .collect();
+
+    // Two questions, in the classic style: who has the last group's first
+    // value, and where the first group's last value lives.
+    let last = ValueRef {
+        group: m - 1,
+        value: 0,
+    };
+    let first_last = ValueRef {
+        group: 0,
+        value: usize::from(n) - 1,
+    };
+    let mut asks = Vec::new();
+    if m > 1 {
+        asks.push(Ask {
+            question: Some(format!(
+                "Which {} goes with the {}?",
+                shell.groups()[0].name,
+                shell.value_name(last)
+            )),
+            target: Target::Value(last),
+            group: Some(0),
+        });
+    }
+    asks.push(Ask {
+        question: Some(format!("Where is the {}?", shell.value_name(first_last))),
+        target: Target::Value(first_last),
+        group: None,
+    });
+
+    let title = format!("Generated {n}x{m} puzzle (seed {})", options.seed);
+    let groups = shell.groups().to_vec();
+    let puzzle = from_parts(Some(title), n, groups, kept_clues, asks);
+    let rating = Solver::new(puzzle.to_model().model()).rate();
+    Ok(Generated {
+        puzzle,
+        solution,
+        rating,
+        drawn,
+    })
+}
+
+/// The clue kinds, as drawn.
+#[derive(Clone, Copy, Debug)]
+enum Kind {
+    Same,
+    At,
+    NotAt,
+    NextTo,
+    DirectlyLeft,
+    LeftOf,
+    OneBetween,
+    TwoBetween,
+    NotSame,
+}
+
+const KINDS: [Kind; 9] = [
+    Kind::Same,
+    Kind::At,
+    Kind::NotAt,
+    Kind::NextTo,
+    Kind::DirectlyLeft,
+    Kind::LeftOf,
+    Kind::OneBetween,
+    Kind::TwoBetween,
+    Kind::NotSame,
+];
+
+/// Draws one clue that holds in `solution`, with its sentence.
+fn draw_clue(shell: &Puzzle, solution: &[Vec<u8>], rng: &mut SplitMix64) -> Clue {
+    let n = shell.houses();
+    let m = shell.groups().len();
+    let house = |v: ValueRef| solution[v.group][v.value];
+    // The value of group `g` in house `h`.
+    let at = |g: usize, h: u8| ValueRef {
+        group: g,
+        value: solution[g]
+            .iter()
+            .position(|&x| x == h)
+            .expect("a permutation"),
+    };
+    let name = |v: ValueRef| shell.value_name(v).to_owned();
+    loop {
+        let kind = KINDS[rng.below(KINDS.len())];
+        let a = ValueRef {
+            group: rng.below(m),
+            value: rng.below(usize::from(n)),
+        };
+        let other_group = |rng: &mut SplitMix64| {
+            if m == 1 {
+                None
+            } else {
+                Some((a.group + 1 + rng.below(m - 1)) % m)
+            }
+        };
+        // A value of any group in house h other than `a` itself.
+        let someone_at = |rng: &mut SplitMix64, h: u8| {
+            let g = rng.below(m);
+            let v = at(g, h);
+            (v != a).then_some(v)
+        };
+        let (relation, sentence) = match kind {
+            Kind::Same => {
+                let Some(g) = other_group(rng) else { continue };
+                let b = at(g, house(a));
+                (
+                    Relation::Same { a, b, offset: 0 },
+                    format!("The {} and the {} are in the same house.", name(a), name(b)),
+                )
+            }
+            Kind::At => {
+                let h = house(a);
+                (
+                    Relation::At { a, house: h },
+                    format!("The {} is in house {h}.", name(a)),
+                )
+            }
+            Kind::NotAt => {
+                let h = 1 + rng.below(usize::from(n)) as u8;
+                if h == house(a) {
+                    continue;
+                }
+                (
+                    Relation::NotAt { a, house: h },
+                    format!("The {} is not in house {h}.", name(a)),
+                )
+            }
+            Kind::NextTo | Kind::OneBetween | Kind::TwoBetween => {
+                let d: u8 = match kind {
+                    Kind::NextTo => 1,
+                    Kind::OneBetween => 2,
+                    _ => 3,
+                };
+                let h = house(a);
+                let targets: Vec<u8> = [h.checked_sub(d), h.checked_add(d)]
+                    .into_iter()
+                    .flatten()
+                    .filter(|&t| (1..=n).contains(&t))
+                    .collect();
+                if targets.is_empty() {
+                    continue;
+                }
+                let t = targets[rng.below(targets.len())];
+                let Some(b) = someone_at(rng, t) else {
+                    continue;
+                };
+                let sentence = match d {
+                    1 => format!(
+                        "The {} and the {} are next to each other.",
+                        name(a),
+                        name(b)
+                    ),
+                    2 => format!(
+                        "There is one house between the {} and the {}.",
+                        name(a),
+                        name(b)
+                    ),
+                    _ => format!(
+                        "There are two houses between the {} and the {}.",
+                        name(a),
+                        name(b)
+                    ),
+                };
+                (Relation::Distance { a, b, distance: d }, sentence)
+            }
+            Kind::DirectlyLeft => {
+                let h = house(a);
+                if h == n {
+                    continue;
+                }
+                let Some(b) = someone_at(rng, h + 1) else {
+                    continue;
+                };
+                (
+                    // pos(b) = pos(a) + 1
+                    Relation::Same {
+                        a: b,
+                        b: a,
+                        offset: 1,
+                    },
+                    format!("The {} is directly left of the {}.", name(a), name(b)),
+                )
+            }
+            Kind::LeftOf => {
+                let h = house(a);
+                if h == n {
+                    continue;
+                }
+                let t = h + 1 + rng.below(usize::from(n - h)) as u8;
+                let Some(b) = someone_at(rng, t) else {
+                    continue;
+                };
+                (
+                    Relation::Compare {
+                        left: Operand::Value(a),
+                        op: Cmp::Lt,
+                        right: Operand::Value(b),
+                    },
+                    format!("The {} is somewhere left of the {}.", name(a), name(b)),
+                )
+            }
+            Kind::NotSame => {
+                let Some(g) = other_group(rng) else { continue };
+                let v = ValueRef {
+                    group: g,
+                    value: rng.below(usize::from(n)),
+                };
+                if house(v) == house(a) {
+                    continue;
+                }
+                (
+                    Relation::Differ { a, b: v },
+                    format!(
+                        "The {} and the {} are in different houses.",
+                        name(a),
+                        name(v)
+                    ),
+                )
+            }
+        };
+        return Clue {
+            label: Some(sentence),
+            relation,
+        };
+    }
+}
+
+/// A puzzle made here rather than parsed: no source positions.
+fn from_parts(
+    title: Option<String>,
+    houses: u8,
+    groups: Vec<Group>,
+    clues: Vec<Clue>,
+    asks: Vec<Ask>,
+) -> Puzzle {
+    Puzzle {
+        title,
+        houses,
+        groups,
+        clues,
+        asks,
+        clue_spots: Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::check::Uniqueness;
+
+    fn holds(g: &Generated) -> bool {
+        let pm = g.puzzle.to_model();
+        let mut values = vec![0u8; pm.model().len()];
+        for (gi, group) in g.solution.iter().enumerate() {
+            for (vi, &h) in group.iter().enumerate() {
+                values[pm
+                    .var(ValueRef {
+                        group: gi,
+                        value: vi,
+                    })
+                    .index()] = h;
+            }
+        }
+        pm.model().check(&values).is_ok()
+    }
+
+    #[test]
+    fn generated_puzzles_are_unique_minimal_and_true_to_their_solution() {
+        for (houses, groups, seed) in [(3, 3, 1), (4, 4, 2), (5, 5, 3), (6, 4, 4)] {
+            let g = generate(&GenerateOptions {
+                houses,
+                groups,
+                seed,
+            })
+            .expect("valid size");
+            assert!(holds(&g), "the drawn solution satisfies every kept clue");
+            let pm = g.puzzle.to_model();
+            let mut solver = Solver::new(pm.model());
+            let verdict = solver.uniqueness(&SearchOptions::default());
+            let Uniqueness::Unique(s) = verdict else {
+                panic!("not unique: {verdict}")
+            };
+            for (gi, group) in g.solution.iter().enumerate() {
+                for (vi, &h) in group.iter().enumerate() {
+                    assert_eq!(
+                        pm.house(
+                            &s,
+                            ValueRef {
+                                group: gi,
+                                value: vi
+                            }
+                        ),
+                        h
+                    );
+                }
+            }
+            let clue_ids: Vec<ConstraintId> = pm
+                .model()
+                .constraints()
+                .filter(|(id, _)| matches!(pm.origin(*id), Origin::Clue(_)))
+                .map(|(id, _)| id)
+                .collect();
+            assert!(check::is_minimal(
+                &mut solver,
+                &clue_ids,
+                &SearchOptions::default()
+            ));
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_text() {
+        let options = GenerateOptions {
+            houses: 5,
+            groups: 4,
+            seed: 99,
+        };
+        let a = generate(&options).expect("valid").puzzle.to_string();
+        let b = generate(&options).expect("valid").puzzle.to_string();
+        assert_eq!(a, b);
+        let c = generate(&GenerateOptions {
+            seed: 100,
+            ..options
+        })
+        .expect("valid")
+        .puzzle
+        .to_string();
+        assert_ne!(a, c, "another seed, another puzzle");
+    }
+
+    #[test]
+    fn sizes_out_of_range_are_errors() {
+        assert_eq!(
+            generate(&GenerateOptions {
+                houses: 1,
+                groups: 3,
+                seed: 0
+            })
+            .err(),
+            Some(GenerateError::Houses(1))
+        );
+        assert_eq!(
+            generate(&GenerateOptions {
+                houses: 4,
+                groups: 0,
+                seed: 0
+            })
+            .err(),
+            Some(GenerateError::Groups(0))
+        );
+    }
+}
