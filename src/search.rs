@@ -98,6 +98,9 @@ pub enum Mode {
     /// Stop after `n` solutions, keeping them; `AtMost(2)` is the
     /// uniqueness check.
     AtMost(u64),
+    /// Count every solution, keeping the first `n`: an exact count and a
+    /// solution to show, without holding millions of solutions.
+    CountKeeping(u64),
 }
 
 /// Search settings: branching and limits. The default is first-fail, min
@@ -266,7 +269,8 @@ impl fmt::Debug for Solution {
 pub struct Outcome {
     /// Why the search ended.
     pub status: SearchStatus,
-    /// The solutions kept, in the order found (none in [`Mode::Count`]).
+    /// The solutions kept, in the order found (none in [`Mode::Count`], the
+    /// first `n` in [`Mode::CountKeeping`]).
     pub solutions: Vec<Solution>,
     /// Statistics.
     pub stats: Stats,
@@ -385,11 +389,13 @@ impl Solver {
         observer: &mut O,
     ) -> Outcome {
         self.start(options);
+        // How many solutions to keep, and after how many to stop.
         let (keep, limit) = match mode {
-            Mode::First => (true, Some(1)),
-            Mode::All => (true, None),
-            Mode::Count => (false, None),
-            Mode::AtMost(n) => (true, Some(n)),
+            Mode::First => (1, Some(1)),
+            Mode::All => (u64::MAX, None),
+            Mode::Count => (0, None),
+            Mode::AtMost(n) => (n, Some(n)),
+            Mode::CountKeeping(n) => (n, None),
         };
         let mut solutions = Vec::new();
         let status = loop {
@@ -398,7 +404,7 @@ impl Solver {
             }
             match self.step(observer) {
                 Ok(()) => {
-                    if keep {
+                    if (solutions.len() as u64) < keep {
                         solutions.push(self.current_solution());
                     }
                 }
@@ -674,4 +680,49 @@ impl Iterator for Solutions<'_> {
 /// ```
 pub fn solve(model: &Model, options: &SearchOptions, mode: Mode) -> Outcome {
     Solver::new(model).solve(options, mode)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::Strength;
+
+    fn permutations_of_three() -> Model {
+        let mut m = Model::new();
+        let vars: Vec<VarId> = ["a", "b", "c"]
+            .iter()
+            .map(|n| m.int_var(n, 1, 3).expect("fresh"))
+            .collect();
+        m.all_different(&vars, Strength::Domain).expect("valid");
+        m
+    }
+
+    #[test]
+    fn count_keeping_counts_everything_and_keeps_the_first() {
+        let m = permutations_of_three();
+        let all = Solver::new(&m).all(&SearchOptions::default());
+        let kept = Solver::new(&m).solve(&SearchOptions::default(), Mode::CountKeeping(1));
+        assert_eq!(kept.stats.solutions, 6, "3! permutations");
+        assert_eq!(kept.status, SearchStatus::Complete);
+        assert_eq!(kept.solutions, all.solutions[..1].to_vec());
+        assert_eq!(kept.stats, all.stats);
+    }
+
+    #[test]
+    fn node_limit_cuts_the_search_short() {
+        let m = permutations_of_three();
+        let outcome = Solver::new(&m).solve(&SearchOptions::default().node_limit(3), Mode::All);
+        assert_eq!(outcome.status, SearchStatus::NodeLimit);
+        assert!(outcome.status.is_cut_short());
+        assert_eq!(outcome.stats.nodes, 3);
+    }
+
+    #[test]
+    fn a_zero_time_limit_ends_the_search_cleanly() {
+        let m = permutations_of_three();
+        let options = SearchOptions::default().time_limit(Duration::ZERO);
+        let outcome = Solver::new(&m).solve(&options, Mode::All);
+        assert_eq!(outcome.status, SearchStatus::TimeLimit);
+        assert_eq!(outcome.stats.nodes, 0);
+    }
 }
