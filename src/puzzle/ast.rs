@@ -242,6 +242,44 @@ impl Puzzle {
         &self.asks
     }
 
+    /// Removes clue `i` and returns it (the clues after it move up).
+    ///
+    /// # Panics
+    ///
+    /// If there is no clue `i`.
+    pub fn remove_clue(&mut self, i: usize) -> Clue {
+        if i < self.clue_spots.len() {
+            self.clue_spots.remove(i);
+        }
+        self.clues.remove(i)
+    }
+
+    /// Keeps only the clues for which `keep(index, clue)` is true, in order.
+    ///
+    /// ```
+    /// let mut p = bitfd::puzzle::parse("houses 2\ncolor: red blue\nred = 1\nblue = 2\n")?;
+    /// p.retain_clues(|i, _| i == 1);
+    /// assert_eq!(p.to_string(), "houses 2\n\ncolor: red blue\n\nblue = 2\n");
+    /// assert_eq!(p.remove_clue(0).label, None);
+    /// assert!(p.clues().is_empty());
+    /// # Ok::<(), bitfd::puzzle::ParseErrors>(())
+    /// ```
+    pub fn retain_clues(&mut self, mut keep: impl FnMut(usize, &Clue) -> bool) {
+        let flags: Vec<bool> = self.clues.iter().enumerate().map(|(i, c)| keep(i, c)).collect();
+        let mut i = 0;
+        self.clues.retain(|_| {
+            i += 1;
+            flags[i - 1]
+        });
+        if self.clue_spots.len() == flags.len() {
+            let mut i = 0;
+            self.clue_spots.retain(|_| {
+                i += 1;
+                flags[i - 1]
+            });
+        }
+    }
+
     /// The line clue `i` is on, for a puzzle read from text.
     pub fn clue_line(&self, i: usize) -> Option<u32> {
         self.clue_spots.get(i).map(|s| s.line)
