@@ -14,7 +14,15 @@ use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_m
 
 fn puzzles(houses: u8, groups: usize, count: u64) -> Vec<Puzzle> {
     (0..count)
-        .map(|seed| generate(&GenerateOptions { houses, groups, seed }).expect("valid size").puzzle)
+        .map(|seed| {
+            generate(&GenerateOptions {
+                houses,
+                groups,
+                seed,
+            })
+            .expect("valid size")
+            .puzzle
+        })
         .collect()
 }
 
@@ -31,19 +39,24 @@ fn uniqueness(c: &mut Criterion) {
     let mut group = c.benchmark_group("uniqueness");
     for (houses, groups) in [(5u8, 5usize), (6, 6)] {
         let set = puzzles(houses, groups, 20);
-        let mut solvers: Vec<Solver> =
-            set.iter().map(|p| Solver::new(p.to_model().model())).collect();
+        let mut solvers: Vec<Solver> = set
+            .iter()
+            .map(|p| Solver::new(p.to_model().model()))
+            .collect();
         for s in &mut solvers {
             assert!(s.uniqueness(&options).is_unique());
         }
         group.throughput(Throughput::Elements(solvers.len() as u64));
-        group.bench_function(BenchmarkId::new("check", format!("{houses}x{groups}")), |b| {
-            b.iter(|| {
-                for s in &mut solvers {
-                    black_box(s.uniqueness(&options).is_unique());
-                }
-            })
-        });
+        group.bench_function(
+            BenchmarkId::new("check", format!("{houses}x{groups}")),
+            |b| {
+                b.iter(|| {
+                    for s in &mut solvers {
+                        black_box(s.uniqueness(&options).is_unique());
+                    }
+                })
+            },
+        );
     }
     group.finish();
 }
@@ -88,12 +101,22 @@ fn generation(c: &mut Criterion) {
     group.sample_size(10);
     for (houses, groups) in [(6u8, 6usize), (8, 8)] {
         let mut seed = 0;
-        group.bench_function(BenchmarkId::from_parameter(format!("{houses}x{groups}")), |b| {
-            b.iter(|| {
-                seed += 1;
-                black_box(generate(&GenerateOptions { houses, groups, seed }).expect("valid"))
-            })
-        });
+        group.bench_function(
+            BenchmarkId::from_parameter(format!("{houses}x{groups}")),
+            |b| {
+                b.iter(|| {
+                    seed += 1;
+                    black_box(
+                        generate(&GenerateOptions {
+                            houses,
+                            groups,
+                            seed,
+                        })
+                        .expect("valid"),
+                    )
+                })
+            },
+        );
     }
     group.finish();
 }

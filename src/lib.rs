@@ -67,3 +67,8 @@ pub use search::{
 };
 pub use trace::{Profile, ProfileRow, Removal, Step, StepKind, Trace};
 pub use tree::{Tree, TreeSettings, TreeStats, Unexplored};
+
+/// The README's example, compiled and run as a doctest so it stays true.
+#[doc = include_str!("../README.md")]
+#[cfg(doctest)]
+pub struct ReadmeDoctests;

@@ -265,7 +265,12 @@ impl Puzzle {
     /// # Ok::<(), bitfd::puzzle::ParseErrors>(())
     /// ```
     pub fn retain_clues(&mut self, mut keep: impl FnMut(usize, &Clue) -> bool) {
-        let flags: Vec<bool> = self.clues.iter().enumerate().map(|(i, c)| keep(i, c)).collect();
+        let flags: Vec<bool> = self
+            .clues
+            .iter()
+            .enumerate()
+            .map(|(i, c)| keep(i, c))
+            .collect();
         let mut i = 0;
         self.clues.retain(|_| {
             i += 1;
