@@ -9,7 +9,7 @@ use std::hint::black_box;
 
 use bitfd::generate::{GenerateOptions, generate};
 use bitfd::puzzle::{Origin, Puzzle};
-use bitfd::{ConstraintId, SearchOptions, Solver};
+use bitfd::{ConstraintId, SearchOptions, Solver, Strength};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 
 fn puzzles(houses: u8, groups: usize, count: u64) -> Vec<Puzzle> {
@@ -39,24 +39,24 @@ fn uniqueness(c: &mut Criterion) {
     let mut group = c.benchmark_group("uniqueness");
     for (houses, groups) in [(5u8, 5usize), (6, 6)] {
         let set = puzzles(houses, groups, 20);
-        let mut solvers: Vec<Solver> = set
-            .iter()
-            .map(|p| Solver::new(p.to_model().model()))
-            .collect();
-        for s in &mut solvers {
-            assert!(s.uniqueness(&options).is_unique());
-        }
-        group.throughput(Throughput::Elements(solvers.len() as u64));
-        group.bench_function(
-            BenchmarkId::new("check", format!("{houses}x{groups}")),
-            |b| {
+        for strength in [Strength::Domain, Strength::Value] {
+            let mut solvers: Vec<Solver> = set
+                .iter()
+                .map(|p| Solver::new(p.to_model_with(strength).model()))
+                .collect();
+            for s in &mut solvers {
+                assert!(s.uniqueness(&options).is_unique());
+            }
+            group.throughput(Throughput::Elements(solvers.len() as u64));
+            let id = format!("{houses}x{groups}/{strength}");
+            group.bench_function(BenchmarkId::new("check", id), |b| {
                 b.iter(|| {
                     for s in &mut solvers {
                         black_box(s.uniqueness(&options).is_unique());
                     }
                 })
-            },
-        );
+            });
+        }
     }
     group.finish();
 }
