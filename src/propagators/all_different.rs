@@ -10,11 +10,12 @@
 //!   a run only looks at the newly fixed ones (they stay handled below in the
 //!   tree: domains only shrink). Idempotent: it loops until no new variable
 //!   is fixed.
-//! * [`AllDifferentDomain`] — domain consistency by Régin's algorithm: a
-//!   maximum matching of variables to values, then every value is removed
-//!   that lies on no alternating path from a free value and on no
-//!   alternating cycle. This subsumes Hall sets. Wakes on `Event::Changed`.
-//!   Idempotent (Régin's filtering is), unless a variable occurs twice.
+//! * [`AllDifferentDomain`] — domain consistency: fixed values first, then
+//!   Hall sets among the few open variables by enumerating their subsets,
+//!   or Régin's matching algorithm when more are open (see
+//!   `AllDifferentDomain::filter`). Wakes on `Event::Changed`. Idempotent
+//!   (domain consistency is reached in one pass), unless a variable occurs
+//!   twice.
 //!
 //! With at most 64 variables and 64 values, every set below is one `u64`.
 
@@ -107,7 +108,7 @@ impl Propagator for AllDifferentValue {
     }
 }
 
-/// Domain-strength all-different (Régin).
+/// Domain-strength all-different (Hall sets, Régin's matching).
 #[derive(Clone, Debug)]
 pub(crate) struct AllDifferentDomain {
     pub(crate) vars: Box<[VarId]>,
@@ -125,42 +126,146 @@ impl AllDifferentDomain {
         self.offsets[i]
     }
 
-    /// Régin's filtering with scratch arrays for up to `N` variables.
-    fn regin<const N: usize>(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        let mut g = Graph::<N>::new(self.vars.len());
-        let mut unfixed = 0;
+    /// Domain-consistent filtering with scratch arrays for up to `N`
+    /// positions.
+    ///
+    /// Three phases, each cheaper than the next, on a local copy of the
+    /// (shifted) domains:
+    ///
+    /// 1. **Fixed values.** A fixed position's value goes from every other
+    ///    position, until no new position is fixed (two fixed on one value:
+    ///    a conflict). A fixed position is a one-element Hall set, so this is
+    ///    part of domain consistency, and it leaves the open positions
+    ///    holding none of the fixed values.
+    /// 2. **Hall sets among the open positions**, for at most
+    ///    [`HALL_ENUMERATION`] of them: every subset `S` is tried. Fewer
+    ///    values than positions in `S` is a conflict; exactly as many (a Hall
+    ///    set) takes those values from every open position outside `S`.
+    ///    A value `a` of position `x` belongs to no solution iff some Hall
+    ///    set without `x` can take `a` (force `x = a` and apply Hall's
+    ///    theorem to what is left), so one pass over the subsets of the
+    ///    current domains is exactly domain consistency.
+    /// 3. **Régin's matching** for more open positions than that, on the
+    ///    open positions alone (the fixed ones share no value with them).
+    ///
+    /// All three compute the same, unique, domain-consistent result, so the
+    /// choice of phase never changes a fixpoint, a tree or a trace.
+    fn filter<const N: usize>(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        let n = self.vars.len();
+        debug_assert!(n <= N, "the caller picks a tier that fits");
+        let mut dom = [0u64; N];
+        let mut fixed = 0u64;
         for (i, &x) in self.vars.iter().enumerate() {
             let d = ctx.dom(x).bits();
-            unfixed += usize::from(d & d.wrapping_sub(1) != 0);
-            g.dom[i] = if self.shifted {
-                shift(d, self.offset(i))
-            } else {
-                d
-            };
+            let d = if self.shifted { shift(d, self.offset(i)) } else { d };
+            dom[i] = d;
+            fixed |= u64::from(d & d.wrapping_sub(1) == 0) << i;
         }
-        if !g.match_all() {
-            return Err(Conflict);
+        let mut open = !fixed & (u64::MAX >> (64 - n));
+        let before = dom;
+
+        // Phase 1: fixed values leave the other positions.
+        let mut fresh = fixed;
+        while fresh != 0 {
+            let mut taken = 0u64;
+            for i in ones(fresh) {
+                if taken & dom[i] != 0 {
+                    return Err(Conflict);
+                }
+                taken |= dom[i];
+            }
+            fresh = 0;
+            for i in ones(open) {
+                let d = dom[i] & !taken;
+                if d == 0 {
+                    return Err(Conflict);
+                }
+                dom[i] = d;
+                fresh |= u64::from(d & d.wrapping_sub(1) == 0) << i;
+            }
+            open &= !fresh;
         }
-        // With every variable fixed, the matching is the assignment itself:
-        // it exists, so the values differ, and nothing is left to prune.
-        if unfixed == 0 {
-            return Ok(Status::Fixpoint);
+
+        // Phases 2 and 3: Hall sets among the open positions.
+        let k = open.count_ones() as usize;
+        if k > HALL_ENUMERATION {
+            regin::<N>(&mut dom, open)?;
+        } else if k >= 3 {
+            hall_sets(&mut dom, open)?;
+        } else if k == 2 {
+            // Two open positions of two or more values each: the only Hall
+            // set would be both, and nothing lies outside it.
         }
-        let allowed = g.consistent_values();
+
         for (i, &x) in self.vars.iter().enumerate() {
-            let keep = if self.shifted {
-                shift(allowed[i], -self.offset(i))
-            } else {
-                allowed[i]
-            };
-            ctx.restrict(x, Domain::from_bits(keep))?;
+            if dom[i] != before[i] {
+                let keep = if self.shifted {
+                    shift(dom[i], -self.offset(i))
+                } else {
+                    dom[i]
+                };
+                ctx.restrict(x, Domain::from_bits(keep))?;
+            }
         }
+        // A repeated variable narrowed through one position may allow more
+        // pruning at its other positions.
         Ok(if self.repeats {
             Status::Changed
         } else {
             Status::Fixpoint
         })
     }
+
+}
+
+/// The most open positions whose subsets phase 2 of the domain
+/// all-different enumerates (`2^k` of them); more go to Régin's matching.
+const HALL_ENUMERATION: usize = 6;
+
+/// Phase 2 of the domain all-different: every subset of the (at most
+/// [`HALL_ENUMERATION`]) open positions, by its union of values.
+fn hall_sets<const N: usize>(dom: &mut [u64; N], open: u64) -> Result<(), Conflict> {
+    let mut at = [0usize; HALL_ENUMERATION];
+    let mut k = 0;
+    for i in ones(open) {
+        at[k] = i;
+        k += 1;
+    }
+    // union[s]: the values of the positions in subset s (bit j = at[j]).
+    let mut union = [0u64; 1 << HALL_ENUMERATION];
+    // taken[j]: the values of Hall sets without position at[j].
+    let mut taken = [0u64; HALL_ENUMERATION];
+    let full = (1usize << k) - 1;
+    for s in 1..=full {
+        let lowest = s.trailing_zeros() as usize;
+        let u = union[s & (s - 1)] | dom[at[lowest]];
+        union[s] = u;
+        let size = s.count_ones();
+        if size < 2 {
+            continue; // one open position has two values or more
+        }
+        // Clear the lowest `size - 1` values: nothing left means fewer
+        // values than positions.
+        let mut rest = u;
+        for _ in 1..size {
+            rest &= rest.wrapping_sub(1);
+        }
+        if rest == 0 {
+            return Err(Conflict);
+        }
+        // One more gone and nothing left: exactly `size` values, a Hall set.
+        if rest & rest.wrapping_sub(1) == 0 && s != full {
+            for j in ones((full & !s) as u64) {
+                taken[j] |= u;
+            }
+        }
+    }
+    for j in 0..k {
+        // Not empty: a position whose values all belong to a Hall set
+        // without it would make that set plus it deficient, found above.
+        dom[at[j]] &= !taken[j];
+    }
+    Ok(())
 }
 
 impl Propagator for AllDifferentDomain {
@@ -182,16 +287,38 @@ impl Propagator for AllDifferentDomain {
         // The scratch arrays are sized by a tier of the group size, so a
         // five-variable group does not clear tables for sixty-four.
         match self.vars.len() {
-            0..=8 => self.regin::<8>(ctx),
-            9..=16 => self.regin::<16>(ctx),
-            17..=32 => self.regin::<32>(ctx),
-            _ => self.regin::<64>(ctx),
+            0..=8 => self.filter::<8>(ctx),
+            9..=16 => self.filter::<16>(ctx),
+            17..=32 => self.filter::<32>(ctx),
+            _ => self.filter::<64>(ctx),
         }
     }
 
     fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
         Some(all_distinct(&self.vars, &self.offsets, value))
     }
+}
+
+/// Phase 3 of the domain all-different, Régin's filtering of the positions
+/// in `open`: a maximum matching of positions to values, then every value
+/// removed that lies on no alternating path from a free value and on no
+/// alternating cycle.
+fn regin<const N: usize>(dom: &mut [u64; N], open: u64) -> Result<(), Conflict> {
+    let mut g = Graph::<N>::new(0);
+    let mut at = [0u8; N];
+    for i in ones(open) {
+        at[g.n] = i as u8;
+        g.dom[g.n] = dom[i];
+        g.n += 1;
+    }
+    if !g.match_all() {
+        return Err(Conflict);
+    }
+    let allowed = g.consistent_values();
+    for (j, &i) in at[..g.n].iter().enumerate() {
+        dom[i as usize] = allowed[j];
+    }
+    Ok(())
 }
 
 fn all_distinct(vars: &[VarId], offsets: &[i32], value: &dyn Fn(VarId) -> u8) -> bool {
@@ -433,7 +560,9 @@ fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
 
 #[cfg(test)]
 mod tests {
+    use super::{HALL_ENUMERATION, hall_sets, regin};
     use crate::Strength;
+    use crate::check::SplitMix64;
     use crate::propagators::testing::Bench;
 
     #[test]
@@ -509,5 +638,33 @@ mod tests {
             b.run().expect("no conflict");
             b.assert_dom(vars[1], "{1,3,4}");
         }
+    }
+
+    #[test]
+    fn hall_set_enumeration_agrees_with_regin() {
+        // Random open positions (two or more values each) over 0..10: both
+        // phases must fail together or leave the same domains.
+        let mut rng = SplitMix64::new(7);
+        let mut agreed_failures = 0;
+        for _ in 0..20_000 {
+            let k = 3 + rng.below(HALL_ENUMERATION - 2);
+            let mut dom = [0u64; 8];
+            for d in dom.iter_mut().take(k) {
+                while d.count_ones() < 2 {
+                    *d |= 1 << rng.below(10);
+                }
+            }
+            let open = (1u64 << k) - 1;
+            let (mut by_hall, mut by_regin) = (dom, dom);
+            let hall = hall_sets(&mut by_hall, open);
+            let matching = regin(&mut by_regin, open);
+            assert_eq!(hall.is_ok(), matching.is_ok(), "domains {dom:?}");
+            if hall.is_ok() {
+                assert_eq!(by_hall, by_regin, "domains {dom:?}");
+            } else {
+                agreed_failures += 1;
+            }
+        }
+        assert!(agreed_failures > 0, "the cases include conflicts");
     }
 }
