@@ -157,7 +157,11 @@ impl AllDifferentDomain {
         let mut fixed = 0u64;
         for (i, &x) in self.vars.iter().enumerate() {
             let d = ctx.dom(x).bits();
-            let d = if self.shifted { shift(d, self.offset(i)) } else { d };
+            let d = if self.shifted {
+                shift(d, self.offset(i))
+            } else {
+                d
+            };
             dom[i] = d;
             fixed |= u64::from(d & d.wrapping_sub(1) == 0) << i;
         }
@@ -215,7 +219,6 @@ impl AllDifferentDomain {
             Status::Fixpoint
         })
     }
-
 }
 
 /// The most open positions whose subsets phase 2 of the domain
