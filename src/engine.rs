@@ -147,8 +147,13 @@ impl Engine {
 
         // Queue order: cheap classes first, posting order inside a class.
         // Constraint ids are unique, so the unstable sort is deterministic.
+        // Reserve what the build needs up front: growing a vector by pushes
+        // costs more than the whole build of a small model.
+        let constraints = model.constraint_count();
+        let occurrences: usize = model.constraints().map(|(_, c)| c.arity()).sum();
         let built = &mut self.scratch.built;
         built.clear();
+        built.reserve(constraints);
         for (id, c) in model.constraints() {
             if let Some(p) = build(c) {
                 built.push((p.as_dyn().priority(), id, p));
@@ -156,7 +161,9 @@ impl Engine {
         }
         built.sort_unstable_by_key(|&(priority, id, _)| (priority, id));
         self.props.clear();
+        self.props.reserve(built.len());
         self.origin.clear();
+        self.origin.reserve(built.len());
         for (_, id, p) in built.drain(..) {
             self.by_constraint[id.index()] = Some(self.origin.len() as u32);
             self.origin.push(id);
@@ -168,6 +175,7 @@ impl Engine {
         // Bounds, then Fixed, so that an event wakes a prefix of the list;
         // inside a group, propagators are in queue order.
         self.state_range.clear();
+        self.state_range.reserve(self.props.len());
         let mut next_word = vars as u32;
         let Scratch {
             subs,
@@ -178,6 +186,8 @@ impl Engine {
         bucket_len.clear();
         bucket_len.resize(vars * 3 + 1, 0);
         triples.clear();
+        triples.reserve(occurrences);
+        subs.reserve(MAX_GROUP_SUBSCRIPTIONS);
         for (p, prop) in self.props.iter().enumerate() {
             let words = prop.as_dyn().state_words() as u32;
             self.state_range.push((next_word, next_word + words));
@@ -193,6 +203,7 @@ impl Engine {
             bucket_len[b] += bucket_len[b - 1];
         }
         self.wake_index.clear();
+        self.wake_index.reserve(vars);
         self.wake_index.extend((0..vars).map(|x| {
             let b = &bucket_len[x * 3..x * 3 + 4];
             [b[0], b[1], b[2], b[3]]
@@ -206,9 +217,11 @@ impl Engine {
         }
 
         self.state.clear();
+        self.state.reserve(next_word as usize);
         self.state.extend(model.domains().iter().map(|d| d.bits()));
         self.state.resize(next_word as usize, 0);
         self.root.clear();
+        self.root.reserve(self.state.len());
         self.root.extend_from_slice(&self.state);
         let n = self.props.len();
         let words = n.div_ceil(64);
@@ -455,6 +468,10 @@ impl Engine {
     }
 }
 
+/// Room for the subscriptions of one propagator, reserved once: a group
+/// constraint subscribes to at most this many variables.
+const MAX_GROUP_SUBSCRIPTIONS: usize = crate::model::MAX_GROUP;
+
 /// The position of an event's subscribers in a variable's wake list.
 fn event_rank(e: Event) -> u32 {
     match e {
@@ -557,10 +574,12 @@ fn build(constraint: &Constraint) -> Option<AnyPropagator> {
                 return None;
             }
             let vars: Box<[VarId]> = vars.as_slice().into();
-            let offsets: Box<[i32]> = if offsets.is_empty() {
-                vec![0; vars.len()].into()
-            } else {
+            // No offsets, or all zero: an empty list (which allocates nothing).
+            let shifted = offsets.iter().any(|&o| o != 0);
+            let offsets: Box<[i32]> = if shifted {
                 offsets.as_slice().into()
+            } else {
+                Box::default()
             };
             Some(match strength {
                 Strength::Value => {
@@ -568,7 +587,6 @@ fn build(constraint: &Constraint) -> Option<AnyPropagator> {
                 }
                 Strength::Domain => {
                     let repeats = (0..vars.len()).any(|i| vars[..i].contains(&vars[i]));
-                    let shifted = offsets.iter().any(|&o| o != 0);
                     AnyPropagator::AllDifferentDomain(AllDifferentDomain {
                         vars,
                         offsets,

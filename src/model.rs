@@ -233,6 +233,26 @@ impl Constraint {
 
     /// Calls `f` on each variable the constraint mentions, without
     /// allocating (except for a custom propagator's subscriptions).
+    /// How many variable occurrences the constraint has (a custom
+    /// propagator counts as none: it says so only when subscribing).
+    pub(crate) fn arity(&self) -> usize {
+        match self {
+            Constraint::Equal { .. }
+            | Constraint::NotEqual { .. }
+            | Constraint::Offset { .. }
+            | Constraint::Distance { .. }
+            | Constraint::NotDistance { .. }
+            | Constraint::Less { .. } => 2,
+            Constraint::EqualValue { .. }
+            | Constraint::NotEqualValue { .. }
+            | Constraint::InSet { .. } => 1,
+            Constraint::AllDifferent { vars, .. } | Constraint::EachValueHeld { vars, .. } => {
+                vars.len()
+            }
+            Constraint::Custom(_) => 0,
+        }
+    }
+
     fn for_each_var(&self, mut f: impl FnMut(VarId)) {
         match self {
             Constraint::Equal { x, y }

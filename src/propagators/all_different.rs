@@ -30,14 +30,14 @@ const NONE: u8 = u8::MAX;
 #[derive(Clone, Debug)]
 pub(crate) struct AllDifferentValue {
     pub(crate) vars: Box<[VarId]>,
-    /// One offset a variable (zero when the constraint has none).
+    /// One offset a variable, or none at all when every offset is zero.
     pub(crate) offsets: Box<[i32]>,
 }
 
 impl AllDifferentValue {
     #[inline(always)]
     fn offset(&self, i: usize) -> i32 {
-        self.offsets[i]
+        self.offsets.get(i).copied().unwrap_or(0)
     }
 }
 
@@ -112,11 +112,11 @@ impl Propagator for AllDifferentValue {
 #[derive(Clone, Debug)]
 pub(crate) struct AllDifferentDomain {
     pub(crate) vars: Box<[VarId]>,
-    /// One offset a variable (zero when the constraint has none).
+    /// One offset a variable, or none at all when every offset is zero.
     pub(crate) offsets: Box<[i32]>,
     /// Some variable occurs twice, so the filtering may not be idempotent.
     pub(crate) repeats: bool,
-    /// Some offset is not zero (else the shifts are skipped).
+    /// Some offset is not zero (`offsets` is not empty).
     pub(crate) shifted: bool,
 }
 

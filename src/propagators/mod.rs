@@ -167,6 +167,10 @@ impl Subscriptions {
         self.list.push((x, event));
     }
 
+    pub(crate) fn reserve(&mut self, additional: usize) {
+        self.list.reserve(additional);
+    }
+
     pub(crate) fn take(&mut self) -> std::vec::Drain<'_, (VarId, Event)> {
         self.list.drain(..)
     }
