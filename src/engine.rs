@@ -30,6 +30,8 @@
 //! (`x = x`), and an always-empty unary one for a constraint that never does
 //! (`x != x`), so the conflict is still reported against it.
 
+use std::sync::Arc;
+
 use fixedbitset::FixedBitSet;
 
 use crate::domain::Domain;
@@ -37,7 +39,7 @@ use crate::model::{Constraint, ConstraintId, Model, Strength, VarId};
 use crate::observer::Observer;
 use crate::propagators::{
     AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
-    Event, InSet, Less, NotDistance, Offset, Priority, PruneSink, Status, Subscriptions, Wakeups,
+    Event, InSet, Less, NotDistance, Offset, PruneSink, Status, Subscriptions, Wakeups,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -65,48 +67,51 @@ pub struct Engine {
     model: u32,
     /// The number of variables: `state[..vars]` are the domains.
     vars: usize,
-    /// Domains, then propagator state words. Between calls the queue is
+    /// The words of one search state: the domains, then the propagators'
+    /// state words.
+    width: usize,
+    /// `state[..width]` is the current state; `state[width..]` the state
+    /// at the root, before any propagation. Between calls the queue is
     /// empty and every domain is non-empty, except after a conflict.
     state: Vec<u64>,
-    /// The state at the root, before any propagation.
-    root: Vec<u64>,
-    /// Propagators in queue order.
-    props: Vec<AnyPropagator>,
-    /// `origin[p]`: the constraint propagator `p` enforces.
-    origin: Vec<ConstraintId>,
+    /// Propagators in queue order, each with its constraint and state words.
+    props: Vec<Slot>,
     /// `by_constraint[c]`: the propagator of constraint `c`, if any.
     by_constraint: Vec<Option<u32>>,
-    /// `state_range[p]`: where propagator `p`'s state words are in `state`.
-    state_range: Vec<(u32, u32)>,
-    /// Per variable: `[start, end_changed, end_bounds, end_fixed]` into `wake_list`.
-    wake_index: Vec<[u32; 4]>,
+    /// Bucket boundaries into `wake_list`, three buckets a variable:
+    /// variable `x`'s `Changed` subscribers are `wake_list[b[3x]..b[3x+1]]`,
+    /// `Bounds` ones `..b[3x+2]`, `Fixed` ones `..b[3x+3]`, so that an event
+    /// wakes a prefix of the variable's list.
+    wake_bounds: Vec<u32>,
+    /// Propagator ids, grouped by variable and event as `wake_bounds` says.
     wake_list: Vec<u32>,
-    /// The queue: bit `p` set means propagator `p` is waiting to run.
-    queue: Vec<u64>,
-    /// The propagators that take part; a disabled one is never queued.
-    /// Derived from `wanted` and `subsumed` by `update_enabled`.
-    enabled: Vec<u64>,
-    /// The propagators the user has not switched off.
-    wanted: Vec<u64>,
+    /// Three bitsets over propagator ids, `words` words each: the queue
+    /// (waiting to run), the enabled propagators (a disabled one is never
+    /// queued; derived from the next two by `update_enabled`), and the
+    /// wanted ones (not switched off by the user).
+    bits: Vec<u64>,
+    /// Words in each bitset of `bits`.
+    words: usize,
     /// `(redundant, by)`: propagator `redundant` (an each-value-held) prunes
     /// nothing that `by` (a domain all-different on the same permutation)
     /// does not, so it runs only while `by` is switched off.
     subsumed: Vec<(u32, u32)>,
     /// Propagator runs so far.
     propagations: u64,
-    /// Storage `load` reuses.
-    scratch: Scratch,
+    /// Subscriptions, kept only while building (reused by `load`).
+    subs: Subscriptions,
 }
 
-/// Buffers [`Engine::load`] needs only while it builds.
-#[derive(Debug, Clone, Default)]
-struct Scratch {
-    built: Vec<(Priority, ConstraintId, AnyPropagator)>,
-    subs: Subscriptions,
-    /// Prefix sums over (variable, event) buckets.
-    bucket_len: Vec<u32>,
-    /// `(bucket, propagator)` pairs.
-    triples: Vec<(u32, u32)>,
+/// One propagator as the engine keeps it.
+#[derive(Debug, Clone)]
+struct Slot {
+    prop: AnyPropagator,
+    /// The constraint it enforces.
+    origin: ConstraintId,
+    /// The queue order: priority class, then constraint id.
+    key: u64,
+    /// Where its state words are in a search state.
+    words: (u32, u32),
 }
 
 impl Engine {
@@ -115,20 +120,17 @@ impl Engine {
         let mut engine = Engine {
             model: model.tag(),
             vars: 0,
+            width: 0,
             state: Vec::new(),
-            root: Vec::new(),
             props: Vec::new(),
-            origin: Vec::new(),
             by_constraint: Vec::new(),
-            state_range: Vec::new(),
-            wake_index: Vec::new(),
+            wake_bounds: Vec::new(),
             wake_list: Vec::new(),
-            queue: Vec::new(),
-            enabled: Vec::new(),
-            wanted: Vec::new(),
+            bits: Vec::new(),
+            words: 0,
             subsumed: Vec::new(),
             propagations: 0,
-            scratch: Scratch::default(),
+            subs: Subscriptions::default(),
         };
         engine.load(model);
         engine
@@ -142,102 +144,92 @@ impl Engine {
         self.model = model.tag();
         self.vars = vars;
         self.propagations = 0;
+        let constraints = model.constraint_count();
         self.by_constraint.clear();
-        self.by_constraint.resize(model.constraint_count(), None);
+        self.by_constraint.resize(constraints, None);
 
         // Queue order: cheap classes first, posting order inside a class.
         // Constraint ids are unique, so the unstable sort is deterministic.
-        // Reserve what the build needs up front: growing a vector by pushes
-        // costs more than the whole build of a small model.
-        let constraints = model.constraint_count();
-        let occurrences: usize = model.constraints().map(|(_, c)| c.arity()).sum();
-        let built = &mut self.scratch.built;
-        built.clear();
-        built.reserve(constraints);
-        for (id, c) in model.constraints() {
-            if let Some(p) = build(c) {
-                built.push((p.as_dyn().priority(), id, p));
-            }
-        }
-        built.sort_unstable_by_key(|&(priority, id, _)| (priority, id));
         self.props.clear();
-        self.props.reserve(built.len());
-        self.origin.clear();
-        self.origin.reserve(built.len());
-        for (_, id, p) in built.drain(..) {
-            self.by_constraint[id.index()] = Some(self.origin.len() as u32);
-            self.origin.push(id);
-            self.props.push(p);
-        }
-
-        // State words, and subscriptions grouped by variable with a counting
-        // sort: each variable's list holds its Changed subscribers, then
-        // Bounds, then Fixed, so that an event wakes a prefix of the list;
-        // inside a group, propagators are in queue order.
-        self.state_range.clear();
-        self.state_range.reserve(self.props.len());
-        let mut next_word = vars as u32;
-        let Scratch {
-            subs,
-            bucket_len,
-            triples,
-            ..
-        } = &mut self.scratch;
-        bucket_len.clear();
-        bucket_len.resize(vars * 3 + 1, 0);
-        triples.clear();
-        triples.reserve(occurrences);
-        subs.reserve(MAX_GROUP_SUBSCRIPTIONS);
-        for (p, prop) in self.props.iter().enumerate() {
-            let words = prop.as_dyn().state_words() as u32;
-            self.state_range.push((next_word, next_word + words));
-            next_word += words;
-            prop.as_dyn().subscribe(subs);
-            for (x, e) in subs.take() {
-                let bucket = x.index() as u32 * 3 + event_rank(e);
-                bucket_len[bucket as usize + 1] += 1;
-                triples.push((bucket, p as u32));
+        self.props.reserve(constraints);
+        for (id, c) in model.constraints() {
+            if let Some(prop) = build(c) {
+                let key = (prop.as_dyn().priority() as u64) << 32 | id.index() as u64;
+                self.props.push(Slot {
+                    prop,
+                    origin: id,
+                    key,
+                    words: (0, 0),
+                });
             }
         }
-        for b in 1..bucket_len.len() {
-            bucket_len[b] += bucket_len[b - 1];
-        }
-        self.wake_index.clear();
-        self.wake_index.reserve(vars);
-        self.wake_index.extend((0..vars).map(|x| {
-            let b = &bucket_len[x * 3..x * 3 + 4];
-            [b[0], b[1], b[2], b[3]]
-        }));
-        // Fill each bucket from its start; `bucket_len[b]` becomes its end.
-        self.wake_list.clear();
-        self.wake_list.resize(triples.len(), 0);
-        for &(bucket, p) in triples.iter() {
-            self.wake_list[bucket_len[bucket as usize] as usize] = p;
-            bucket_len[bucket as usize] += 1;
+        // Mostly in order already: each class is posted in runs.
+        if !self.props.is_sorted_by_key(|slot| slot.key) {
+            self.props.sort_unstable_by_key(|slot| slot.key);
         }
 
+        // State words, and the subscriptions of every propagator in queue
+        // order (reserved up front: growing a vector by pushes costs more
+        // than the whole build of a small model).
+        let mut next_word = vars as u32;
+        let occurrences: usize = model.constraints().map(|(_, c)| c.arity()).sum();
+        self.subs.clear();
+        self.subs.reserve(occurrences);
+        // `wake_bounds[b + 1]` counts bucket b's subscribers for now.
+        self.wake_bounds.clear();
+        self.wake_bounds.resize(vars * 3 + 1, 0);
+        for (p, slot) in self.props.iter_mut().enumerate() {
+            self.by_constraint[slot.origin.index()] = Some(p as u32);
+            let prop = slot.prop.as_dyn();
+            let words = prop.state_words() as u32;
+            slot.words = (next_word, next_word + words);
+            next_word += words;
+            let first = self.subs.len();
+            self.subs.begin(p as u32);
+            prop.subscribe(&mut self.subs);
+            for &(x, e, _) in &self.subs.all()[first..] {
+                self.wake_bounds[bucket(x, e) + 1] += 1;
+            }
+        }
+        // A counting sort: prefix sums make `wake_bounds[b]` bucket b's
+        // start; filling moves it to the bucket's end, which is the next
+        // bucket's start, so one shift right restores the starts.
+        for b in 1..self.wake_bounds.len() {
+            self.wake_bounds[b] += self.wake_bounds[b - 1];
+        }
+        self.wake_list.clear();
+        self.wake_list.resize(self.subs.len(), 0);
+        for &(x, e, p) in self.subs.all() {
+            let b = bucket(x, e);
+            self.wake_list[self.wake_bounds[b] as usize] = p;
+            self.wake_bounds[b] += 1;
+        }
+        self.wake_bounds.copy_within(..vars * 3, 1);
+        self.wake_bounds[0] = 0;
+
+        // The current state and the root state, both from the model's domains.
+        let width = next_word as usize;
+        self.width = width;
         self.state.clear();
-        self.state.reserve(next_word as usize);
+        self.state.reserve(2 * width);
         self.state.extend(model.domains().iter().map(|d| d.bits()));
-        self.state.resize(next_word as usize, 0);
-        self.root.clear();
-        self.root.reserve(self.state.len());
-        self.root.extend_from_slice(&self.state);
+        self.state.resize(width, 0);
+        self.state.extend_from_within(..width);
+
         let n = self.props.len();
         let words = n.div_ceil(64);
-        self.wanted.clear();
-        self.wanted.resize(words, u64::MAX);
+        self.words = words;
+        self.bits.clear();
+        self.bits.resize(3 * words, 0);
+        let wanted = &mut self.bits[2 * words..];
+        wanted.fill(u64::MAX);
         if n % 64 != 0 {
-            self.wanted[words - 1] = (1u64 << (n % 64)) - 1;
+            wanted[words - 1] = (1u64 << (n % 64)) - 1;
         }
-        self.enabled.clear();
-        self.enabled.resize(words, 0);
-        self.queue.clear();
-        self.queue.resize(words, 0);
         self.subsumed.clear();
         subsumed_pairs(model, &self.by_constraint, &mut self.subsumed);
         self.update_enabled();
-        self.queue.copy_from_slice(&self.enabled);
+        self.bits.copy_within(words..2 * words, 0);
     }
 
     /// The number of variables.
@@ -301,12 +293,13 @@ impl Engine {
     /// search decision, or a user's own). Returns false, leaving the domain
     /// as it was, if no value would be left.
     pub fn restrict(&mut self, x: VarId, keep: Domain) -> bool {
-        let (doms, rest) = self.state.split_at_mut(self.vars);
+        let doms = &mut self.state[..self.vars];
         let wakeups = Wakeups {
-            index: &self.wake_index,
+            bounds: &self.wake_bounds,
             list: &self.wake_list,
         };
-        let mut ctx = Ctx::new(doms, &mut rest[..0], &mut self.queue, wakeups, None);
+        let queue = &mut self.bits[..self.words];
+        let mut ctx = Ctx::new(doms, &mut [], queue, wakeups, None);
         ctx.restrict(x, keep).is_ok()
     }
 
@@ -332,52 +325,55 @@ impl Engine {
         &mut self,
         observer: &mut O,
     ) -> Result<(), ConstraintId> {
-        let (doms, prop_state) = self.state.split_at_mut(self.vars);
+        let (doms, prop_state) = self.state[..self.width].split_at_mut(self.vars);
         let wakeups = Wakeups {
-            index: &self.wake_index,
+            bounds: &self.wake_bounds,
             list: &self.wake_list,
         };
+        let (queue, rest) = self.bits.split_at_mut(self.words);
+        let enabled = &rest[..self.words];
         loop {
             // Pop the lowest queued propagator.
-            let Some(word) = self.queue.iter().position(|&w| w != 0) else {
+            let Some(word) = queue.iter().position(|&w| w != 0) else {
                 return Ok(());
             };
-            let bits = self.queue[word];
+            let bits = queue[word];
             let bit = bits.trailing_zeros() as usize;
-            self.queue[word] = bits & (bits - 1);
+            queue[word] = bits & (bits - 1);
             // A disabled propagator may have been woken: drop it.
-            if self.enabled[word] >> bit & 1 == 0 {
+            if enabled[word] >> bit & 1 == 0 {
                 continue;
             }
             let p = word * 64 + bit;
             self.propagations += 1;
 
-            let (start, end) = self.state_range[p];
+            let slot = &self.props[p];
+            let (start, end) = slot.words;
             let state = &mut prop_state[start as usize - self.vars..end as usize - self.vars];
-            let by = self.origin[p];
+            let by = slot.origin;
             let result = if O::PROPAGATION {
                 let mut sink = Forward {
                     observer: &mut *observer,
                     by,
                 };
-                let mut ctx = Ctx::new(doms, state, &mut self.queue, wakeups, Some(&mut sink));
-                self.props[p].propagate(&mut ctx)
+                let mut ctx = Ctx::new(doms, state, queue, wakeups, Some(&mut sink));
+                slot.prop.propagate(&mut ctx)
             } else {
-                let mut ctx = Ctx::new(doms, state, &mut self.queue, wakeups, None);
-                self.props[p].propagate(&mut ctx)
+                let mut ctx = Ctx::new(doms, state, queue, wakeups, None);
+                slot.prop.propagate(&mut ctx)
             };
             match result {
                 Ok(status) => {
                     // Fixpoint: whatever queued p since it was popped was p itself.
                     if status == Status::Fixpoint {
-                        self.queue[word] &= !(1u64 << bit);
+                        queue[word] &= !(1u64 << bit);
                     }
                     if O::PROPAGATION {
                         observer.propagated(by);
                     }
                 }
                 Err(_) => {
-                    self.queue.fill(0);
+                    queue.fill(0);
                     observer.conflict(by);
                     return Err(by);
                 }
@@ -387,7 +383,7 @@ impl Engine {
 
     /// The number of `u64` words [`Engine::save`] writes.
     pub fn state_len(&self) -> usize {
-        self.state.len()
+        self.width
     }
 
     /// Copies the current state (domains and propagator state) into `into`,
@@ -398,7 +394,7 @@ impl Engine {
     /// If `into` has the wrong length.
     #[inline]
     pub fn save(&self, into: &mut [u64]) {
-        into.copy_from_slice(&self.state);
+        into.copy_from_slice(&self.state[..self.width]);
     }
 
     /// Makes a state saved by [`Engine::save`] current again, with an empty
@@ -409,15 +405,15 @@ impl Engine {
     /// If `from` has the wrong length.
     #[inline]
     pub fn restore(&mut self, from: &[u64]) {
-        self.state.copy_from_slice(from);
-        self.queue.fill(0);
+        self.state[..self.width].copy_from_slice(from);
+        self.bits[..self.words].fill(0);
     }
 
     /// Goes back to the root: the model's initial domains, every enabled
     /// propagator queued, as after [`Engine::new`].
     pub fn reset(&mut self) {
-        self.state.copy_from_slice(&self.root);
-        self.queue.copy_from_slice(&self.enabled);
+        self.state.copy_within(self.width.., 0);
+        self.bits.copy_within(self.words..2 * self.words, 0);
     }
 
     /// Switches constraint `c` on or off; takes effect at the next
@@ -428,11 +424,11 @@ impl Engine {
         let Some(Some(p)) = self.by_constraint.get(c.index()).copied() else {
             return false;
         };
-        let (word, bit) = (p as usize / 64, p % 64);
+        let (word, bit) = (2 * self.words + p as usize / 64, p % 64);
         if on {
-            self.wanted[word] |= 1 << bit;
+            self.bits[word] |= 1 << bit;
         } else {
-            self.wanted[word] &= !(1 << bit);
+            self.bits[word] &= !(1 << bit);
         }
         self.update_enabled();
         true
@@ -441,10 +437,11 @@ impl Engine {
     /// Recomputes which propagators run: the wanted ones, less those whose
     /// pruning a wanted propagator subsumes.
     fn update_enabled(&mut self) {
-        self.enabled.copy_from_slice(&self.wanted);
+        let words = self.words;
+        self.bits.copy_within(2 * words.., words);
         for &(redundant, by) in &self.subsumed {
-            if self.wanted[by as usize / 64] >> (by % 64) & 1 == 1 {
-                self.enabled[redundant as usize / 64] &= !(1u64 << (redundant % 64));
+            if self.bits[2 * words + by as usize / 64] >> (by % 64) & 1 == 1 {
+                self.bits[words + redundant as usize / 64] &= !(1u64 << (redundant % 64));
             }
         }
     }
@@ -452,7 +449,7 @@ impl Engine {
     /// Whether constraint `c` takes part in propagation.
     pub fn is_enabled(&self, c: ConstraintId) -> bool {
         match self.by_constraint.get(c.index()).copied().flatten() {
-            Some(p) => self.wanted[p as usize / 64] >> (p % 64) & 1 == 1,
+            Some(p) => self.bits[2 * self.words + p as usize / 64] >> (p % 64) & 1 == 1,
             None => false,
         }
     }
@@ -468,17 +465,14 @@ impl Engine {
     }
 }
 
-/// Room for the subscriptions of one propagator, reserved once: a group
-/// constraint subscribes to at most this many variables.
-const MAX_GROUP_SUBSCRIPTIONS: usize = crate::model::MAX_GROUP;
-
-/// The position of an event's subscribers in a variable's wake list.
-fn event_rank(e: Event) -> u32 {
-    match e {
-        Event::Changed => 0,
-        Event::Bounds => 1,
-        Event::Fixed => 2,
-    }
+/// The wake-list bucket of `x`'s subscribers to `e`.
+fn bucket(x: VarId, e: Event) -> usize {
+    3 * x.index()
+        + match e {
+            Event::Changed => 0,
+            Event::Bounds => 1,
+            Event::Fixed => 2,
+        }
 }
 
 /// Each-value-held constraints that a domain all-different makes redundant,
@@ -573,7 +567,7 @@ fn build(constraint: &Constraint) -> Option<AnyPropagator> {
             if vars.len() < 2 {
                 return None;
             }
-            let vars: Box<[VarId]> = vars.as_slice().into();
+            let vars = Arc::clone(vars);
             // No offsets, or all zero: an empty list (which allocates nothing).
             let shifted = offsets.iter().any(|&o| o != 0);
             let offsets: Box<[i32]> = if shifted {
@@ -601,7 +595,7 @@ fn build(constraint: &Constraint) -> Option<AnyPropagator> {
                 return None;
             }
             Some(AnyPropagator::EachValueHeld(EachValueHeld {
-                vars: vars.as_slice().into(),
+                vars: Arc::clone(vars),
                 values,
             }))
         }
@@ -642,7 +636,7 @@ mod tests {
         m.less(y, x).expect("valid");
         let mut engine = Engine::new(&m);
         assert!(engine.propagate().is_err());
-        assert!(engine.queue.iter().all(|&w| w == 0));
+        assert!(engine.bits[..engine.words].iter().all(|&w| w == 0));
     }
 
     #[test]

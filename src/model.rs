@@ -180,8 +180,9 @@ pub enum Constraint {
     },
     /// `vars[i] + offsets[i]` pairwise different (offsets all zero when empty).
     AllDifferent {
-        /// The variables, at most 64.
-        vars: Vec<VarId>,
+        /// The variables, at most 64 (shared with the engine, which keeps
+        /// the list without copying it).
+        vars: Arc<[VarId]>,
         /// One offset a variable, or empty for none.
         offsets: Vec<i32>,
         /// How hard to prune.
@@ -189,8 +190,8 @@ pub enum Constraint {
     },
     /// Every value of `values` is taken by at least one of `vars`.
     EachValueHeld {
-        /// The variables, at most 64.
-        vars: Vec<VarId>,
+        /// The variables, at most 64 (shared with the engine).
+        vars: Arc<[VarId]>,
         /// The values that must each be taken; at most `vars.len()` of them.
         values: Domain,
     },
@@ -899,7 +900,7 @@ impl Model {
         strength: Strength,
     ) -> Result<ConstraintId, ModelError> {
         self.post(Constraint::AllDifferent {
-            vars: vars.to_vec(),
+            vars: vars.into(),
             offsets: Vec::new(),
             strength,
         })
@@ -930,7 +931,7 @@ impl Model {
             });
         }
         self.post(Constraint::AllDifferent {
-            vars: vars.to_vec(),
+            vars: vars.into(),
             offsets,
             strength,
         })
@@ -950,7 +951,7 @@ impl Model {
         values: Domain,
     ) -> Result<ConstraintId, ModelError> {
         self.post(Constraint::EachValueHeld {
-            vars: vars.to_vec(),
+            vars: vars.into(),
             values,
         })
     }

@@ -172,7 +172,7 @@ fn value_out_of_range_is_reported_for_hostile_constants_posted_as_data() {
         Constraint::NotDistance { x, y, c: 64 },
         Constraint::Less { x, y, c: i32::MIN },
         Constraint::AllDifferent {
-            vars: vec![x, y],
+            vars: vec![x, y].into(),
             offsets: vec![0, i32::MAX],
             strength: Strength::Domain,
         },
@@ -307,7 +307,7 @@ fn offset_count_mismatch_is_reported_both_ways() {
     }
     let error = m
         .post(Constraint::AllDifferent {
-            vars: xs.clone(),
+            vars: xs.clone().into(),
             offsets: vec![1],
             strength: Strength::Domain,
         })
@@ -321,7 +321,7 @@ fn offset_count_mismatch_is_reported_both_ways() {
     );
     // No offsets at all means "all zero" when posted as data.
     m.post(Constraint::AllDifferent {
-        vars: xs,
+        vars: xs.into(),
         offsets: Vec::new(),
         strength: Strength::Domain,
     })

@@ -19,6 +19,8 @@
 //!
 //! With at most 64 variables and 64 values, every set below is one `u64`.
 
+use std::sync::Arc;
+
 use super::{Conflict, Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions};
 use crate::domain::Domain;
 use crate::model::VarId;
@@ -29,7 +31,7 @@ const NONE: u8 = u8::MAX;
 /// Value-strength all-different.
 #[derive(Clone, Debug)]
 pub(crate) struct AllDifferentValue {
-    pub(crate) vars: Box<[VarId]>,
+    pub(crate) vars: Arc<[VarId]>,
     /// One offset a variable, or none at all when every offset is zero.
     pub(crate) offsets: Box<[i32]>,
 }
@@ -111,7 +113,7 @@ impl Propagator for AllDifferentValue {
 /// Domain-strength all-different (Hall sets, Régin's matching).
 #[derive(Clone, Debug)]
 pub(crate) struct AllDifferentDomain {
-    pub(crate) vars: Box<[VarId]>,
+    pub(crate) vars: Arc<[VarId]>,
     /// One offset a variable, or none at all when every offset is zero.
     pub(crate) offsets: Box<[i32]>,
     /// Some variable occurs twice, so the filtering may not be idempotent.

@@ -12,6 +12,8 @@
 //! Counting holders takes two bit masks and one pass: `once` collects the
 //! values some variable can take, `twice` those two variables can take.
 
+use std::sync::Arc;
+
 use super::{Conflict, Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions};
 use crate::domain::Domain;
 use crate::model::VarId;
@@ -19,7 +21,7 @@ use crate::model::VarId;
 /// Enforces that every value of `values` is taken by one of `vars`.
 #[derive(Clone, Debug)]
 pub(crate) struct EachValueHeld {
-    pub(crate) vars: Box<[VarId]>,
+    pub(crate) vars: Arc<[VarId]>,
     pub(crate) values: Domain,
 }
 

@@ -154,7 +154,10 @@ pub enum Priority {
 /// The events a propagator waits for, filled in by [`Propagator::subscribe`].
 #[derive(Clone, Debug, Default)]
 pub struct Subscriptions {
-    list: Vec<(VarId, Event)>,
+    /// `(variable, event, propagator)`, for every propagator subscribed so
+    /// far; `owner` is the one subscribing now.
+    list: Vec<(VarId, Event, u32)>,
+    owner: u32,
 }
 
 impl Subscriptions {
@@ -164,15 +167,36 @@ impl Subscriptions {
 
     /// Wakes the propagator when `x` has `event` (or a stronger one).
     pub fn on(&mut self, x: VarId, event: Event) {
-        self.list.push((x, event));
+        self.list.push((x, event, self.owner));
+    }
+
+    /// Forgets every subscription, keeping the storage.
+    pub(crate) fn clear(&mut self) {
+        self.list.clear();
     }
 
     pub(crate) fn reserve(&mut self, additional: usize) {
         self.list.reserve(additional);
     }
 
-    pub(crate) fn take(&mut self) -> std::vec::Drain<'_, (VarId, Event)> {
-        self.list.drain(..)
+    /// The number of subscriptions so far.
+    pub(crate) fn len(&self) -> usize {
+        self.list.len()
+    }
+
+    /// Subscriptions from now on belong to propagator `p`.
+    pub(crate) fn begin(&mut self, p: u32) {
+        self.owner = p;
+    }
+
+    /// Every subscription so far: variable, event, propagator.
+    pub(crate) fn all(&self) -> &[(VarId, Event, u32)] {
+        &self.list
+    }
+
+    /// Takes the subscriptions made so far, as `(variable, event)`.
+    pub(crate) fn take(&mut self) -> impl Iterator<Item = (VarId, Event)> + '_ {
+        self.list.drain(..).map(|(x, e, _)| (x, e))
     }
 }
 
@@ -186,10 +210,10 @@ pub(crate) trait PruneSink {
 /// a variable changes.
 #[derive(Clone, Copy)]
 pub(crate) struct Wakeups<'a> {
-    /// Per variable: `[start, end_changed, end_bounds, end_fixed]` into `list`.
-    /// A `Changed` event wakes `list[start..end_changed]`, `Bounds` wakes
-    /// `list[start..end_bounds]`, `Fixed` wakes `list[start..end_fixed]`.
-    pub(crate) index: &'a [[u32; 4]],
+    /// Bucket boundaries into `list`, three buckets a variable: for variable
+    /// `x`, a `Changed` event wakes `list[b[3x]..b[3x+1]]`, `Bounds` wakes
+    /// `list[b[3x]..b[3x+2]]`, `Fixed` wakes `list[b[3x]..b[3x+3]]`.
+    pub(crate) bounds: &'a [u32],
     /// Propagator ids.
     pub(crate) list: &'a [u32],
 }
@@ -307,7 +331,8 @@ impl<'a> Ctx<'a> {
     /// Schedules the subscribers of variable `i` for the event `old -> new`.
     #[inline(always)]
     fn wake(&mut self, i: usize, old: u64, new: u64) {
-        let [start, end_changed, end_bounds, end_fixed] = self.wakeups.index[i];
+        let b = &self.wakeups.bounds[3 * i..3 * i + 4];
+        let (start, end_changed, end_bounds, end_fixed) = (b[0], b[1], b[2], b[3]);
         let end = if new & new.wrapping_sub(1) == 0 {
             end_fixed
         } else {
