@@ -17,6 +17,7 @@ use std::hash::BuildHasher;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashTable};
 
 use crate::domain::Domain;
@@ -1007,16 +1008,21 @@ impl Names {
 
     /// Adds `name` as variable `index`; false if the name is taken.
     fn insert(&mut self, name: &str, index: u32) -> bool {
-        if self.find(name).is_some() {
+        // One hash and one probe sequence for both the lookup and the insert.
+        let (text, spans, hasher) = (&self.text, &self.spans, &self.hasher);
+        let hash = hasher.hash_one(name);
+        let entry = self.by_name.entry(
+            hash,
+            |&i| slice(text, spans, i) == name,
+            |&i| hasher.hash_one(slice(text, spans, i)),
+        );
+        let Entry::Vacant(slot) = entry else {
             return false;
-        }
+        };
+        slot.insert(index);
         let start = self.text.len() as u32;
         self.text.push_str(name);
         self.spans.push((start, self.text.len() as u32));
-        let (text, spans, hasher) = (&self.text, &self.spans, &self.hasher);
-        let hash = hasher.hash_one(name);
-        self.by_name
-            .insert_unique(hash, index, |&i| hasher.hash_one(slice(text, spans, i)));
         true
     }
 
