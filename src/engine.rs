@@ -292,15 +292,23 @@ impl Engine {
     /// Narrows `x` to the values also in `keep`, queuing its subscribers (a
     /// search decision, or a user's own). Returns false, leaving the domain
     /// as it was, if no value would be left.
+    #[inline]
     pub fn restrict(&mut self, x: VarId, keep: Domain) -> bool {
-        let doms = &mut self.state[..self.vars];
-        let wakeups = Wakeups {
-            bounds: &self.wake_bounds,
-            list: &self.wake_list,
-        };
-        let queue = &mut self.bits[..self.words];
-        let mut ctx = Ctx::new(doms, &mut [], queue, wakeups, None);
-        ctx.restrict(x, keep).is_ok()
+        let i = x.index();
+        let old = self.state[..self.vars][i];
+        let new = old & keep.bits();
+        if new == 0 {
+            return false;
+        }
+        if new != old {
+            self.state[i] = new;
+            let wakeups = Wakeups {
+                bounds: &self.wake_bounds,
+                list: &self.wake_list,
+            };
+            wakeups.wake(&mut self.bits[..self.words], i, old, new);
+        }
+        true
     }
 
     /// Runs queued propagators until none is queued (a fixpoint) or one fails.

@@ -218,6 +218,32 @@ pub(crate) struct Wakeups<'a> {
     pub(crate) list: &'a [u32],
 }
 
+impl Wakeups<'_> {
+    /// Queues the subscribers of variable `i` for the event `old -> new`
+    /// (`new` a non-empty strict subset of `old`).
+    #[inline(always)]
+    pub(crate) fn wake(&self, queue: &mut [u64], i: usize, old: u64, new: u64) {
+        let b = &self.bounds[3 * i..3 * i + 4];
+        let (start, end_changed, end_bounds, end_fixed) = (b[0], b[1], b[2], b[3]);
+        let end = if new & new.wrapping_sub(1) == 0 {
+            end_fixed
+        } else {
+            // The bounds moved iff the lowest or the highest value of `old`
+            // was removed: `old & -old` isolates the lowest bit, and
+            // `1 << 63 >> lz` the highest.
+            let ends = (old & old.wrapping_neg()) | (1u64 << 63 >> old.leading_zeros());
+            if (old ^ new) & ends != 0 {
+                end_bounds
+            } else {
+                end_changed
+            }
+        };
+        for &p in &self.list[start as usize..end as usize] {
+            queue[(p >> 6) as usize] |= 1u64 << (p & 63);
+        }
+    }
+}
+
 /// A propagator's only door to the domains: read them, narrow them.
 ///
 /// Every narrowing goes through [`Ctx::restrict`] (the other methods wrap
@@ -331,24 +357,7 @@ impl<'a> Ctx<'a> {
     /// Schedules the subscribers of variable `i` for the event `old -> new`.
     #[inline(always)]
     fn wake(&mut self, i: usize, old: u64, new: u64) {
-        let b = &self.wakeups.bounds[3 * i..3 * i + 4];
-        let (start, end_changed, end_bounds, end_fixed) = (b[0], b[1], b[2], b[3]);
-        let end = if new & new.wrapping_sub(1) == 0 {
-            end_fixed
-        } else {
-            // The bounds moved iff the lowest or the highest value of `old`
-            // was removed: `old & -old` isolates the lowest bit, and
-            // `1 << 63 >> lz` the highest.
-            let ends = (old & old.wrapping_neg()) | (1u64 << 63 >> old.leading_zeros());
-            if (old ^ new) & ends != 0 {
-                end_bounds
-            } else {
-                end_changed
-            }
-        };
-        for &p in &self.wakeups.list[start as usize..end as usize] {
-            self.queue[(p >> 6) as usize] |= 1u64 << (p & 63);
-        }
+        self.wakeups.wake(self.queue, i, old, new);
     }
 
     /// Fixes `x` to `v`.
