@@ -279,6 +279,12 @@ impl Engine {
             .map(|&d| Domain::from_bits(d))
     }
 
+    /// The current domains as bits, indexed by [`VarId::index`].
+    #[inline]
+    pub(crate) fn domain_bits(&self) -> &[u64] {
+        &self.state[..self.vars]
+    }
+
     /// The number of propagator runs since the engine was built.
     pub fn propagations(&self) -> u64 {
         self.propagations
