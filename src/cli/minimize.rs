@@ -1,0 +1,71 @@
+//! `bitfd minimize`: a unique puzzle with a minimal set of its clues, as
+//! `.zebra` text ([`Puzzle::minimized`](bitfd::puzzle::Puzzle::minimized)).
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use bitfd::check::MinimizeError;
+
+use super::args::MinimizeArgs;
+use super::check::Words;
+use super::input::{Body, Item, display_name, read_file};
+use super::{ERROR, INPUT_ERROR};
+
+/// Runs `bitfd minimize`.
+pub(crate) fn minimize(args: &MinimizeArgs) -> io::Result<ExitCode> {
+    let name = display_name(&args.file);
+    let body = match read_file(&args.file) {
+        Ok(bytes) => Body::Zebra(bytes),
+        Err(message) => Body::Unreadable(message),
+    };
+    let item = Item {
+        name: name.clone(),
+        line: None,
+        body,
+    };
+    let puzzle = match item.load() {
+        Ok(loaded) => loaded.puzzle,
+        Err(e) => {
+            anstream::stderr().write_all(e.rendered.as_bytes())?;
+            return Ok(ExitCode::from(INPUT_ERROR));
+        }
+    };
+    let strength = args.search.strength();
+    let options = args.search.options();
+    let minimal = match puzzle.minimized(args.seed, strength, &options) {
+        Ok(minimal) => minimal,
+        Err(MinimizeError::NotUnique(verdict)) => {
+            let words = Words::of(&puzzle, &puzzle.to_model_with(strength), &verdict);
+            writeln!(
+                anstream::stderr(),
+                "{ERROR}error:{ERROR:#} {name}: {words}; minimize needs a puzzle with exactly one solution"
+            )?;
+            return Ok(ExitCode::from(INPUT_ERROR));
+        }
+    };
+    // A comment says what was done; parsing skips it.
+    let text = format!(
+        "# {} of {} clues kept by `bitfd minimize --seed {}`\n{minimal}",
+        minimal.clues().len(),
+        puzzle.clues().len(),
+        args.seed
+    );
+    match &args.output {
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, text) {
+                writeln!(
+                    anstream::stderr(),
+                    "{ERROR}error:{ERROR:#} {}: cannot write: {e}",
+                    path.display()
+                )?;
+                return Ok(ExitCode::from(INPUT_ERROR));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
