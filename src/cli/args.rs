@@ -79,11 +79,11 @@ Examples:
   bitfd generate --houses 8 --groups 8 --seed 42 --count 10 --out p/ | xargs bitfd check
 
 Each puzzle has a unique solution and a minimal set of clues. Puzzle k
-(from 0) of a run has seed S+k and, with --out, is written to
-DIR/gen-HxG-seedS.zebra; the paths written are printed, one a line.
-Without --out the puzzles go to standard output, each after a line
-`# ==> gen-HxG-seedS.zebra <==` when there are several. The same arguments
-give the same bytes on every machine, whatever --jobs.";
+(from 0) of a run has seed S+k. With --out it is written to
+DIR/gen-HxG-seedN.zebra (H houses, G groups, seed N) and the path is
+printed, one a line; without, the puzzles go to standard output, each
+after a line `# ==> gen-HxG-seedN.zebra <==` when there are several. The
+same arguments give the same bytes on every machine, whatever --jobs.";
 
 /// The `bitfd` command line.
 #[derive(Debug, Parser)]

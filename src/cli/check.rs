@@ -212,7 +212,7 @@ fn check_json(c: &Checked<'_>) -> Value {
     });
     let s = &c.stats;
     json!({
-        "file": c.loaded.name,
+        "file": c.loaded.file,
         "line": c.loaded.line,
         "id": c.loaded.id,
         "title": puzzle.title(),

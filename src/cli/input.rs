@@ -63,6 +63,8 @@ pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, String> {
 pub(crate) struct Item {
     /// The name messages show: `file.zebra`, `<stdin>`, `puzzles.jsonl:3`.
     pub(crate) name: String,
+    /// The file it is in: `file.zebra`, `<stdin>`, `puzzles.jsonl`.
+    pub(crate) file: String,
     /// The line of a JSON-lines input.
     pub(crate) line: Option<u64>,
     /// What was read.
@@ -85,6 +87,8 @@ pub(crate) enum Body {
 pub(crate) struct Loaded {
     /// As [`Item::name`].
     pub(crate) name: String,
+    /// As [`Item::file`].
+    pub(crate) file: String,
     /// As [`Item::line`].
     pub(crate) line: Option<u64>,
     /// The JSON object's `id`, if it has one.
@@ -98,6 +102,8 @@ pub(crate) struct Loaded {
 pub(crate) struct LoadError {
     /// The input's name.
     pub(crate) name: String,
+    /// As [`Item::file`].
+    pub(crate) file: String,
     /// As [`Item::line`].
     pub(crate) line: Option<u64>,
     /// A one-paragraph message, for JSON output.
@@ -114,11 +120,17 @@ impl Item {
     ///
     /// What went wrong, rendered for stderr and as one message.
     pub(crate) fn load(self) -> Result<Loaded, LoadError> {
-        let Item { name, line, body } = self;
+        let Item {
+            name,
+            file,
+            line,
+            body,
+        } = self;
         let fail = |message: String| {
             let rendered = format!("{ERROR}error:{ERROR:#} {message}\n");
             LoadError {
                 name: name.clone(),
+                file: file.clone(),
                 line,
                 message,
                 rendered,
@@ -129,6 +141,7 @@ impl Item {
             Body::Zebra(bytes) => match puzzle::parse_bytes(&bytes) {
                 Ok(puzzle) => Ok(Loaded {
                     name,
+                    file,
                     line,
                     id: None,
                     puzzle,
@@ -137,6 +150,7 @@ impl Item {
                     message: format!("{name}: {}", first_line(&errors.to_string())),
                     rendered: render_diagnostics(&name, &bytes, &errors),
                     name,
+                    file,
                     line,
                 }),
             },
@@ -149,6 +163,7 @@ impl Item {
                     Ok(puzzle) => Ok(Loaded {
                         id: value.get("id").and_then(Value::as_str).map(str::to_owned),
                         name,
+                        file,
                         line,
                         puzzle,
                     }),
@@ -233,8 +248,10 @@ impl Iterator for Source {
                     Ok(bytes) => Body::Zebra(bytes),
                     Err(message) => Body::Unreadable(message),
                 };
+                let name = display_name(&path);
                 Some(Item {
-                    name: display_name(&path),
+                    file: name.clone(),
+                    name,
                     line: None,
                     body,
                 })
@@ -266,6 +283,7 @@ impl Iterator for Source {
                 };
                 return Some(Item {
                     name: at,
+                    file: name.clone(),
                     line: Some(*number),
                     body,
                 });

@@ -4,6 +4,7 @@
 use std::io::{self, Write};
 use std::process::ExitCode;
 
+use bitfd::Solver;
 use bitfd::check::MinimizeError;
 
 use super::args::MinimizeArgs;
@@ -20,6 +21,7 @@ pub(crate) fn minimize(args: &MinimizeArgs) -> io::Result<ExitCode> {
     };
     let item = Item {
         name: name.clone(),
+        file: name.clone(),
         line: None,
         body,
     };
@@ -34,8 +36,12 @@ pub(crate) fn minimize(args: &MinimizeArgs) -> io::Result<ExitCode> {
     let options = args.search.options();
     let minimal = match puzzle.minimized(args.seed, strength, &options) {
         Ok(minimal) => minimal,
-        Err(MinimizeError::NotUnique(verdict)) => {
-            let words = Words::of(&puzzle, &puzzle.to_model_with(strength), &verdict);
+        Err(MinimizeError::NotUnique(_)) => {
+            // The verdict names variables of the model `minimized` built:
+            // check again in a model whose names can be looked up.
+            let pm = puzzle.to_model_with(strength);
+            let verdict = Solver::new(pm.model()).uniqueness(&options);
+            let words = Words::of(&puzzle, &pm, &verdict);
             writeln!(
                 anstream::stderr(),
                 "{ERROR}error:{ERROR:#} {name}: {words}; minimize needs a puzzle with exactly one solution"

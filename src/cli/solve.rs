@@ -76,7 +76,7 @@ pub(crate) fn exit_code(failed: bool) -> ExitCode {
 pub(crate) fn failed(e: &LoadError, json: bool) -> Output {
     let out = if json {
         let doc = json!({
-            "file": e.name,
+            "file": e.file,
             "line": e.line,
             "verdict": "error",
             "error": e.message,
@@ -251,7 +251,7 @@ fn solve_json(solved: &Solved<'_>) -> Value {
     };
     let s = &outcome.stats;
     json!({
-        "file": loaded.name,
+        "file": loaded.file,
         "line": loaded.line,
         "id": loaded.id,
         "title": puzzle.title(),
