@@ -1,13 +1,17 @@
 //! The command line's grammar (clap): subcommands, flags, help texts with
-//! an example each, and the translation of flags into library options.
-//! Nothing here reads a file or runs a search.
+//! an example each, and the translation of flags into library options and
+//! input sources. Nothing here runs a search.
 
+use std::io::Write as _;
 use std::path::PathBuf;
 use std::time::Duration;
 
 use bitfd::generate::{MAX_GROUPS, MAX_HOUSES};
 use bitfd::{SearchOptions, Strength, ValueOrder, VarOrder};
 use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use super::ERROR;
+use super::input::Source;
 
 const ABOUT: &str = "Solve zebra puzzles written as .zebra text files, and sudoku boards.";
 
@@ -189,6 +193,23 @@ pub(crate) struct BatchArgs {
     /// Worker threads [default: one per core]. The output is the same for any number.
     #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
     pub(crate) jobs: Option<u16>,
+}
+
+impl BatchArgs {
+    /// The inputs: the JSON-lines file if given, else `files`. `None`
+    /// (after a message on stderr) if the JSON-lines file cannot be opened.
+    pub(crate) fn source(&self, files: &[PathBuf]) -> Option<Source> {
+        let Some(path) = &self.jsonl else {
+            return Some(Source::files(files.to_vec()));
+        };
+        match Source::json_lines(path) {
+            Ok(source) => Some(source),
+            Err(message) => {
+                let _ = writeln!(anstream::stderr(), "{ERROR}error:{ERROR:#} {message}");
+                None
+            }
+        }
+    }
 }
 
 /// `bitfd sudoku`.

@@ -25,6 +25,8 @@ use std::time::{Duration, Instant};
 use anstream::AutoStream;
 use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
+use super::input::LoadError;
+
 /// How many inputs may be read but not yet emitted.
 const IN_FLIGHT: usize = 1024;
 
@@ -170,6 +172,30 @@ pub(crate) struct Output {
     pub(crate) err: String,
     /// Whether this input makes the exit code 1.
     pub(crate) failed: bool,
+}
+
+impl Output {
+    /// The output for an input that gave no puzzle: its diagnostics on
+    /// stderr, and with `json` a document that says so, so that stdout
+    /// keeps one line an input.
+    pub(crate) fn load_error(e: &LoadError, json: bool) -> Output {
+        let out = if json {
+            let doc = serde_json::json!({
+                "file": e.file,
+                "line": e.line,
+                "verdict": "error",
+                "error": e.message,
+            });
+            format!("{doc}\n")
+        } else {
+            String::new()
+        };
+        Output {
+            out,
+            err: e.rendered.clone(),
+            failed: true,
+        }
+    }
 }
 
 /// Stdout and stderr of a batch, with its progress bar.

@@ -18,8 +18,8 @@ use serde_json::{Map, Value, json};
 use super::args::CheckArgs;
 use super::batch::{Output, Terminal, run_ordered, threads};
 use super::input::{Item, Loaded};
-use super::solve::{exit_code, failed, open, root_failure_json};
-use super::{ERROR, GOOD, INPUT_ERROR, WARN};
+use super::solve::root_failure_json;
+use super::{ERROR, GOOD, INPUT_ERROR, WARN, exit_code};
 
 /// At most this many differing cells are named on a text line (JSON names
 /// them all).
@@ -27,14 +27,14 @@ const CELLS_SHOWN: usize = 8;
 
 /// Runs `bitfd check`.
 pub(crate) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
-    let Some(source) = open(&args.files, args.batch.jsonl.as_deref()) else {
+    let Some(source) = args.batch.source(&args.files) else {
         return Ok(ExitCode::from(INPUT_ERROR));
     };
     let mut terminal = Terminal::new(source.len());
     let work = |_: usize, item: Item| match item.load() {
         Ok(loaded) => check_one(args, &loaded),
         Err(e) => {
-            let mut output = failed(&e, args.json);
+            let mut output = Output::load_error(&e, args.json);
             if !args.json {
                 output.out = format!("{}: {ERROR}error{ERROR:#}\n", e.name);
             }

@@ -10,8 +10,7 @@ use bitfd::generate::{GenerateError, GenerateOptions, generate as generate_one};
 
 use super::args::GenerateArgs;
 use super::batch::{Output, Sink, Terminal, run_ordered, threads};
-use super::solve::exit_code;
-use super::{ERROR, INPUT_ERROR, USAGE_ERROR};
+use super::{ERROR, INPUT_ERROR, USAGE_ERROR, exit_code};
 
 /// Runs `bitfd generate`.
 pub(crate) fn generate(args: &GenerateArgs) -> io::Result<ExitCode> {

@@ -19,6 +19,7 @@ mod minimize;
 mod solve;
 mod sudoku;
 
+use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use anstyle::{AnsiColor, Style};
@@ -42,6 +43,15 @@ const GOOD: Style = AnsiColor::Green.on_default().bold();
 const WARN: Style = AnsiColor::Yellow.on_default().bold();
 const BOLD: Style = Style::new().bold();
 const DIM: Style = Style::new().dimmed();
+
+/// 1 if any input failed, else 0.
+fn exit_code(failed: bool) -> ExitCode {
+    if failed {
+        ExitCode::from(INPUT_ERROR)
+    } else {
+        ExitCode::SUCCESS
+    }
+}
 
 /// Runs one search and times it (model to engine, and the search).
 ///

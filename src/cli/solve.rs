@@ -14,8 +14,8 @@ use serde_json::{Value, json};
 
 use super::args::SolveArgs;
 use super::batch::{Output, Terminal, run_ordered, threads};
-use super::input::{Item, LoadError, Loaded, Source};
-use super::{BOLD, DIM, ERROR, GOOD, INPUT_ERROR, WARN, search, stats_line};
+use super::input::{Item, Loaded};
+use super::{BOLD, DIM, ERROR, GOOD, INPUT_ERROR, WARN, exit_code, search, stats_line};
 
 /// Runs `bitfd solve`.
 pub(crate) fn solve(args: &SolveArgs) -> io::Result<ExitCode> {
@@ -28,7 +28,7 @@ pub(crate) fn solve(args: &SolveArgs) -> io::Result<ExitCode> {
     } else {
         Mode::AtMost(2)
     };
-    let Some(source) = open(&args.files, args.batch.jsonl.as_deref()) else {
+    let Some(source) = args.batch.source(&args.files) else {
         return Ok(ExitCode::from(INPUT_ERROR));
     };
     // Several inputs get a header each.
@@ -36,60 +36,10 @@ pub(crate) fn solve(args: &SolveArgs) -> io::Result<ExitCode> {
     let mut terminal = Terminal::new(source.len());
     let work = |i: usize, item: Item| match item.load() {
         Ok(loaded) => solve_one(args, mode, &loaded, several.then_some(i)),
-        Err(e) => failed(&e, args.json),
+        Err(e) => Output::load_error(&e, args.json),
     };
     run_ordered(threads(args.batch.jobs), source, work, &mut terminal)?;
     Ok(exit_code(terminal.finish()?))
-}
-
-/// The inputs: the JSON-lines file if given, else the files. `None` (after
-/// a message) if the JSON-lines file cannot be opened.
-pub(crate) fn open(
-    files: &[std::path::PathBuf],
-    jsonl: Option<&std::path::Path>,
-) -> Option<Source> {
-    match jsonl {
-        None => Some(Source::files(files.to_vec())),
-        Some(path) => match Source::json_lines(path) {
-            Ok(source) => Some(source),
-            Err(message) => {
-                use std::io::Write as _;
-                let _ = writeln!(anstream::stderr(), "{ERROR}error:{ERROR:#} {message}");
-                None
-            }
-        },
-    }
-}
-
-/// 1 if any input failed, else 0.
-pub(crate) fn exit_code(failed: bool) -> ExitCode {
-    if failed {
-        ExitCode::from(INPUT_ERROR)
-    } else {
-        ExitCode::SUCCESS
-    }
-}
-
-/// The output for an input that gave no puzzle: its diagnostics on
-/// stderr, and with `--json` a document that says so, so that stdout
-/// keeps one line an input.
-pub(crate) fn failed(e: &LoadError, json: bool) -> Output {
-    let out = if json {
-        let doc = json!({
-            "file": e.file,
-            "line": e.line,
-            "verdict": "error",
-            "error": e.message,
-        });
-        format!("{doc}\n")
-    } else {
-        String::new()
-    };
-    Output {
-        out,
-        err: e.rendered.clone(),
-        failed: true,
-    }
 }
 
 /// Solves one puzzle; `header` is its index when several are solved.
