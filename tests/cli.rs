@@ -126,6 +126,44 @@ fn solve_search_flags_change_the_search_not_the_answer() {
     );
 }
 
+#[test]
+fn solve_trace_and_tree_show_the_search_that_was_run() {
+    let r = run(
+        &[
+            "solve",
+            "--trace",
+            "--tree",
+            "text",
+            "examples/puzzles/zebra.zebra",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let stats = r
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("nodes "))
+        .and_then(|l| l.split(',').next())
+        .expect("the statistics line");
+    let tree = &r.stdout[r.stdout.find("# bitfd-tree 1").expect("a tree")..];
+    // One line a node, between the header and the footer.
+    let nodes = tree.lines().filter(|l| !l.starts_with('#')).count();
+    assert_eq!(nodes.to_string(), stats);
+    assert!(tree.contains(&format!("# nodes {stats};")), "{tree}");
+    assert!(r.stdout.contains("# bitfd-trace 1\nProgress: "));
+    let dot = run(
+        &["solve", "--tree", "dot", "examples/puzzles/zebra.zebra"],
+        None,
+    );
+    assert!(dot.stdout.contains("digraph"), "{}", dot.stdout);
+    let both = run(
+        &["solve", "--json", "--trace", "examples/puzzles/zebra.zebra"],
+        None,
+    );
+    assert_eq!(both.code, 2, "--trace is for text");
+    settings().bind(|| insta::assert_snapshot!("solve_trace_tree", r.render()));
+}
+
 /// Each JSON line with its time replaced, pretty-printed.
 fn redacted_json(stdout: &str) -> String {
     stdout

@@ -30,6 +30,7 @@ const SOLVE_EXAMPLES: &str = "\
 Examples:
   bitfd solve examples/puzzles/zebra.zebra
   bitfd solve --all examples/puzzles/several.zebra
+  bitfd solve --trace --tree text examples/puzzles/oz.zebra
   bitfd solve --count --var-order input-order examples/puzzles/*.zebra
   cat examples/puzzles/zebra.zebra | bitfd solve --json -
   jq -c '.puzzles[]' ../shared/data/zebra/rosetta.json | bitfd solve --jsonl -
@@ -150,11 +151,32 @@ pub(crate) struct SolveArgs {
     #[arg(long)]
     pub(crate) json: bool,
 
+    /// Also print the deductions: which clue removed which houses, each
+    /// guess and each conflict.
+    #[arg(long, conflicts_with = "json")]
+    pub(crate) trace: bool,
+
+    /// Also print the search tree, one node a line (text), for Graphviz
+    /// (dot) or as JSON.
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "json")]
+    pub(crate) tree: Option<TreeFormat>,
+
     #[command(flatten)]
     pub(crate) batch: BatchArgs,
 
     #[command(flatten)]
     pub(crate) search: SearchArgs,
+}
+
+/// `--tree`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum TreeFormat {
+    /// Indented text, one node a line (docs/tree-format.md).
+    Text,
+    /// Graphviz DOT.
+    Dot,
+    /// JSON.
+    Json,
 }
 
 /// `bitfd check`.

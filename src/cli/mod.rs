@@ -55,8 +55,8 @@ fn exit_code(failed: bool) -> ExitCode {
 
 /// Runs one search and times it (model to engine, and the search).
 ///
-/// The search-tree and trace recorders (`--tree`, `--trace`) plug in here:
-/// they are [`Observer`]s, passed in place of `()`.
+/// The search-tree and trace recorders (`solve --tree`, `--trace`) plug in
+/// here: they are [`Observer`]s, passed in place of `()`.
 fn search<O: Observer>(
     model: &Model,
     options: &SearchOptions,

@@ -9,10 +9,10 @@ use std::time::Duration;
 
 use bitfd::puzzle::print::{Answer, Grid, Verdict, answer, blame, cite};
 use bitfd::puzzle::{self, Puzzle, PuzzleModel};
-use bitfd::{Mode, Outcome};
+use bitfd::{Mode, Outcome, Trace, Tree};
 use serde_json::{Value, json};
 
-use super::args::SolveArgs;
+use super::args::{SolveArgs, TreeFormat};
 use super::batch::{Output, Terminal, run_ordered, threads};
 use super::input::{Item, Loaded};
 use super::{BOLD, DIM, ERROR, GOOD, INPUT_ERROR, WARN, exit_code, search, stats_line};
@@ -47,7 +47,30 @@ fn solve_one(args: &SolveArgs, mode: Mode, loaded: &Loaded, header: Option<usize
     let strength = args.search.strength();
     let puzzle = &loaded.puzzle;
     let pm = puzzle.to_model_with(strength);
-    let (outcome, time) = search(pm.model(), &args.search.options(), mode, &mut ());
+    let model = pm.model();
+    let options = args.search.options();
+    // The recorders, only when asked for: `()` records nothing.
+    let (outcome, time, tree, trace) = match (args.tree, args.trace) {
+        (None, false) => {
+            let (outcome, time) = search(model, &options, mode, &mut ());
+            (outcome, time, None, None)
+        }
+        (Some(_), false) => {
+            let mut tree = Tree::new(model, &options);
+            let (outcome, time) = search(model, &options, mode, &mut tree);
+            (outcome, time, Some(tree), None)
+        }
+        (None, true) => {
+            let mut trace = Trace::new(model);
+            let (outcome, time) = search(model, &options, mode, &mut trace);
+            (outcome, time, None, Some(trace))
+        }
+        (Some(_), true) => {
+            let mut both = (Tree::new(model, &options), Trace::new(model));
+            let (outcome, time) = search(model, &options, mode, &mut both);
+            (outcome, time, Some(both.0), Some(both.1))
+        }
+    };
     let conflict = match Verdict::of(&outcome) {
         Verdict::NoSolution(Some(_)) => puzzle.root_conflict(strength),
         _ => None,
@@ -70,6 +93,21 @@ fn solve_one(args: &SolveArgs, mode: Mode, loaded: &Loaded, header: Option<usize
             writeln!(out, "{DIM}==> {} <=={DIM:#}", loaded.name).expect("writing to a String");
         }
         write_solve_text(&mut out, &solved, mode);
+        if let Some(trace) = trace {
+            write!(out, "\n{trace}").expect("writing to a String");
+        }
+        if let (Some(tree), Some(format)) = (tree, args.tree) {
+            let rendered = match format {
+                TreeFormat::Text => tree.to_string(),
+                TreeFormat::Dot => tree.to_dot(),
+                TreeFormat::Json => tree.to_json(),
+            };
+            out.push('\n');
+            out.push_str(&rendered);
+            if !rendered.ends_with('\n') {
+                out.push('\n');
+            }
+        }
     }
     Output {
         out,
