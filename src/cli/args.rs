@@ -127,14 +127,6 @@ pub(crate) enum Command {
 /// `bitfd solve`.
 #[derive(Debug, Args)]
 pub(crate) struct SolveArgs {
-    /// Puzzle files (.zebra); `-` reads standard input.
-    #[arg(
-        value_name = "FILE",
-        required_unless_present = "jsonl",
-        conflicts_with = "jsonl"
-    )]
-    pub(crate) files: Vec<PathBuf>,
-
     /// Print every solution.
     #[arg(long, conflicts_with_all = ["count", "max"])]
     pub(crate) all: bool,
@@ -182,14 +174,6 @@ pub(crate) enum TreeFormat {
 /// `bitfd check`.
 #[derive(Debug, Args)]
 pub(crate) struct CheckArgs {
-    /// Puzzle files (.zebra); `-` reads standard input.
-    #[arg(
-        value_name = "FILE",
-        required_unless_present = "jsonl",
-        conflicts_with = "jsonl"
-    )]
-    pub(crate) files: Vec<PathBuf>,
-
     /// Print one JSON object (a line) per puzzle: the verdict, both
     /// solutions and where they differ, the clue that fails, the rating.
     #[arg(long)]
@@ -202,27 +186,33 @@ pub(crate) struct CheckArgs {
     pub(crate) search: SearchArgs,
 }
 
-/// Where a batch's puzzles come from besides files, and how many threads
-/// work on them.
+/// Where a batch's puzzles come from, and how many threads work on them.
 #[derive(Debug, Args)]
-#[command(next_help_heading = "Batch")]
 pub(crate) struct BatchArgs {
+    /// Puzzle files (.zebra); `-` reads standard input.
+    #[arg(
+        value_name = "FILE",
+        required_unless_present = "jsonl",
+        conflicts_with = "jsonl"
+    )]
+    pub(crate) files: Vec<PathBuf>,
+
     /// Read puzzles as JSON lines (`-`: standard input): one puzzle object a
     /// line, in the JSON form of the shared test data (docs/format.md).
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", help_heading = "Batch")]
     pub(crate) jsonl: Option<PathBuf>,
 
     /// Worker threads [default: one per core]. The output is the same for any number.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
+    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Batch")]
     pub(crate) jobs: Option<u16>,
 }
 
 impl BatchArgs {
-    /// The inputs: the JSON-lines file if given, else `files`. `None`
+    /// The inputs: the JSON-lines file if given, else the files. `None`
     /// (after a message on stderr) if the JSON-lines file cannot be opened.
-    pub(crate) fn source(&self, files: &[PathBuf]) -> Option<Source> {
+    pub(crate) fn source(&self) -> Option<Source> {
         let Some(path) = &self.jsonl else {
-            return Some(Source::files(files.to_vec()));
+            return Some(Source::files(self.files.clone()));
         };
         match Source::json_lines(path) {
             Ok(source) => Some(source),

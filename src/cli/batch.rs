@@ -181,8 +181,8 @@ impl Output {
     pub(crate) fn load_error(e: &LoadError, json: bool) -> Output {
         let out = if json {
             let doc = serde_json::json!({
-                "file": e.file,
-                "line": e.line,
+                "file": e.input.file,
+                "line": e.input.line,
                 "verdict": "error",
                 "error": e.message,
             });

@@ -27,7 +27,7 @@ const CELLS_SHOWN: usize = 8;
 
 /// Runs `bitfd check`.
 pub(crate) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
-    let Some(source) = args.batch.source(&args.files) else {
+    let Some(source) = args.batch.source() else {
         return Ok(ExitCode::from(INPUT_ERROR));
     };
     let mut terminal = Terminal::new(source.len());
@@ -36,7 +36,7 @@ pub(crate) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         Err(e) => {
             let mut output = Output::load_error(&e, args.json);
             if !args.json {
-                output.out = format!("{}: {ERROR}error{ERROR:#}\n", e.name);
+                output.out = format!("{}: {ERROR}error{ERROR:#}\n", e.input.name);
             }
             output
         }
@@ -98,7 +98,7 @@ fn check_text(c: &Checked<'_>) -> String {
         None => stats,
     };
     let (style, word) = (words.style, words.word);
-    let mut line = format!("{}: {style}{word}{style:#} ({note})", c.loaded.name);
+    let mut line = format!("{}: {style}{word}{style:#} ({note})", c.loaded.input.name);
     if let Some(detail) = words.detail {
         write!(line, ": {detail}").expect("writing to a String");
     }
@@ -212,8 +212,8 @@ fn check_json(c: &Checked<'_>) -> Value {
     });
     let s = &c.stats;
     json!({
-        "file": c.loaded.file,
-        "line": c.loaded.line,
+        "file": c.loaded.input.file,
+        "line": c.loaded.input.line,
         "id": c.loaded.id,
         "title": puzzle.title(),
         "verdict": word,

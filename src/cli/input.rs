@@ -39,7 +39,7 @@ fn is_stdin(path: &Path) -> bool {
 /// # Errors
 ///
 /// The message for stderr: the file cannot be read or is too large.
-pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, String> {
+fn read_file(path: &Path) -> Result<Vec<u8>, String> {
     let name = display_name(path);
     let limit = puzzle::MAX_SOURCE_BYTES as u64;
     let mut bytes = Vec::new();
@@ -58,15 +58,34 @@ pub(crate) fn read_file(path: &Path) -> Result<Vec<u8>, String> {
     Ok(bytes)
 }
 
-/// One input of a batch, read but not parsed.
-#[derive(Debug)]
-pub(crate) struct Item {
+/// Which input something came from, as messages and JSON name it.
+#[derive(Clone, Debug)]
+pub(crate) struct Input {
     /// The name messages show: `file.zebra`, `<stdin>`, `puzzles.jsonl:3`.
     pub(crate) name: String,
     /// The file it is in: `file.zebra`, `<stdin>`, `puzzles.jsonl`.
     pub(crate) file: String,
     /// The line of a JSON-lines input.
     pub(crate) line: Option<u64>,
+}
+
+impl Input {
+    /// A whole file (`-`: standard input).
+    pub(crate) fn file(path: &Path) -> Input {
+        let name = display_name(path);
+        Input {
+            file: name.clone(),
+            name,
+            line: None,
+        }
+    }
+}
+
+/// One input of a batch, read but not parsed.
+#[derive(Debug)]
+pub(crate) struct Item {
+    /// Where it came from.
+    pub(crate) input: Input,
     /// What was read.
     pub(crate) body: Body,
 }
@@ -85,12 +104,8 @@ pub(crate) enum Body {
 /// A parsed input.
 #[derive(Debug)]
 pub(crate) struct Loaded {
-    /// As [`Item::name`].
-    pub(crate) name: String,
-    /// As [`Item::file`].
-    pub(crate) file: String,
-    /// As [`Item::line`].
-    pub(crate) line: Option<u64>,
+    /// Where it came from.
+    pub(crate) input: Input,
     /// The JSON object's `id`, if it has one.
     pub(crate) id: Option<String>,
     /// The puzzle.
@@ -100,12 +115,8 @@ pub(crate) struct Loaded {
 /// Why an input gave no puzzle.
 #[derive(Debug)]
 pub(crate) struct LoadError {
-    /// The input's name.
-    pub(crate) name: String,
-    /// As [`Item::file`].
-    pub(crate) file: String,
-    /// As [`Item::line`].
-    pub(crate) line: Option<u64>,
+    /// Where it came from.
+    pub(crate) input: Input,
     /// A one-paragraph message, for JSON output.
     pub(crate) message: String,
     /// What stderr shows, styled: diagnostics with source excerpts, or
@@ -114,60 +125,66 @@ pub(crate) struct LoadError {
 }
 
 impl Item {
+    /// Reads a `.zebra` file (`-`: standard input); a file that cannot be
+    /// read gives an [`Body::Unreadable`] item.
+    pub(crate) fn read(path: &Path) -> Item {
+        let body = match read_file(path) {
+            Ok(bytes) => Body::Zebra(bytes),
+            Err(message) => Body::Unreadable(message),
+        };
+        Item {
+            input: Input::file(path),
+            body,
+        }
+    }
+
     /// Parses the input.
     ///
     /// # Errors
     ///
     /// What went wrong, rendered for stderr and as one message.
     pub(crate) fn load(self) -> Result<Loaded, LoadError> {
-        let Item {
-            name,
-            file,
-            line,
-            body,
-        } = self;
-        let fail = |message: String| {
+        let Item { input, body } = self;
+        let fail = |input: Input, message: String| {
             let rendered = format!("{ERROR}error:{ERROR:#} {message}\n");
-            LoadError {
-                name: name.clone(),
-                file: file.clone(),
-                line,
+            Err(LoadError {
+                input,
                 message,
                 rendered,
-            }
+            })
         };
         match body {
-            Body::Unreadable(message) => Err(fail(message)),
+            Body::Unreadable(message) => fail(input, message),
             Body::Zebra(bytes) => match puzzle::parse_bytes(&bytes) {
                 Ok(puzzle) => Ok(Loaded {
-                    name,
-                    file,
-                    line,
+                    input,
                     id: None,
                     puzzle,
                 }),
                 Err(errors) => Err(LoadError {
-                    message: format!("{name}: {}", first_line(&errors.to_string())),
-                    rendered: render_diagnostics(&name, &bytes, &errors),
-                    name,
-                    file,
-                    line,
+                    message: format!("{}: {}", input.name, first_line(&errors.to_string())),
+                    rendered: render_diagnostics(&input.name, &bytes, &errors),
+                    input,
                 }),
             },
             Body::Json(bytes) => {
                 let value: Value = match serde_json::from_slice(&bytes) {
                     Ok(value) => value,
-                    Err(e) => return Err(fail(format!("{name}: not JSON: {e}"))),
+                    Err(e) => {
+                        let message = format!("{}: not JSON: {e}", input.name);
+                        return fail(input, message);
+                    }
                 };
                 match puzzle::from_json(&value) {
                     Ok(puzzle) => Ok(Loaded {
                         id: value.get("id").and_then(Value::as_str).map(str::to_owned),
-                        name,
-                        file,
-                        line,
+                        input,
                         puzzle,
                     }),
-                    Err(e) => Err(fail(format!("{name}: {e}"))),
+                    Err(e) => {
+                        let message = format!("{}: {e}", input.name);
+                        fail(input, message)
+                    }
                 }
             }
         }
@@ -242,20 +259,7 @@ impl Iterator for Source {
     /// error the stream ends).
     fn next(&mut self) -> Option<Item> {
         match self {
-            Source::Files(paths) => {
-                let path = paths.next()?;
-                let body = match read_file(&path) {
-                    Ok(bytes) => Body::Zebra(bytes),
-                    Err(message) => Body::Unreadable(message),
-                };
-                let name = display_name(&path);
-                Some(Item {
-                    file: name.clone(),
-                    name,
-                    line: None,
-                    body,
-                })
-            }
+            Source::Files(paths) => paths.next().map(|path| Item::read(&path)),
             Source::Lines {
                 name,
                 reader,
@@ -281,12 +285,12 @@ impl Iterator for Source {
                     Ok(Some(true)) if buffer.iter().all(u8::is_ascii_whitespace) => continue,
                     Ok(Some(true)) => Body::Json(std::mem::take(buffer)),
                 };
-                return Some(Item {
+                let input = Input {
                     name: at,
                     file: name.clone(),
                     line: Some(*number),
-                    body,
-                });
+                };
+                return Some(Item { input, body });
             },
         }
     }
@@ -451,11 +455,8 @@ mod tests {
                 let Body::Json(bytes) = item.body else {
                     panic!("a JSON line")
                 };
-                (
-                    item.name,
-                    item.line,
-                    String::from_utf8(bytes).expect("UTF-8"),
-                )
+                let text = String::from_utf8(bytes).expect("UTF-8");
+                (item.input.name, item.input.line, text)
             })
             .collect();
         assert_eq!(

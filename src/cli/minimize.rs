@@ -9,22 +9,13 @@ use bitfd::check::MinimizeError;
 
 use super::args::MinimizeArgs;
 use super::check::Words;
-use super::input::{Body, Item, display_name, read_file};
+use super::input::Item;
 use super::{ERROR, INPUT_ERROR};
 
 /// Runs `bitfd minimize`.
 pub(crate) fn minimize(args: &MinimizeArgs) -> io::Result<ExitCode> {
-    let name = display_name(&args.file);
-    let body = match read_file(&args.file) {
-        Ok(bytes) => Body::Zebra(bytes),
-        Err(message) => Body::Unreadable(message),
-    };
-    let item = Item {
-        name: name.clone(),
-        file: name.clone(),
-        line: None,
-        body,
-    };
+    let item = Item::read(&args.file);
+    let name = item.input.name.clone();
     let puzzle = match item.load() {
         Ok(loaded) => loaded.puzzle,
         Err(e) => {

@@ -28,7 +28,7 @@ pub(crate) fn solve(args: &SolveArgs) -> io::Result<ExitCode> {
     } else {
         Mode::AtMost(2)
     };
-    let Some(source) = args.batch.source(&args.files) else {
+    let Some(source) = args.batch.source() else {
         return Ok(ExitCode::from(INPUT_ERROR));
     };
     // Several inputs get a header each.
@@ -90,7 +90,8 @@ fn solve_one(args: &SolveArgs, mode: Mode, loaded: &Loaded, header: Option<usize
             if i > 0 {
                 out.push('\n');
             }
-            writeln!(out, "{DIM}==> {} <=={DIM:#}", loaded.name).expect("writing to a String");
+            writeln!(out, "{DIM}==> {} <=={DIM:#}", loaded.input.name)
+                .expect("writing to a String");
         }
         write_solve_text(&mut out, &solved, mode);
         if let Some(trace) = trace {
@@ -141,7 +142,7 @@ fn write_solve_text(out: &mut String, solved: &Solved<'_>, mode: Mode) {
     };
     line(format_args!(
         "{BOLD}{}{BOLD:#}",
-        puzzle.title().unwrap_or(&loaded.name)
+        puzzle.title().unwrap_or(&loaded.input.name)
     ));
     let verdict = Verdict::of(outcome);
     let numbered = outcome.solutions.len() > 1 || !verdict.is_unique();
@@ -195,13 +196,7 @@ fn write_solve_text(out: &mut String, solved: &Solved<'_>, mode: Mode) {
 }
 
 fn solve_json(solved: &Solved<'_>) -> Value {
-    let Solved {
-        loaded,
-        pm,
-        outcome,
-        time,
-        ref conflict,
-    } = *solved;
+    let (loaded, pm, outcome) = (solved.loaded, solved.pm, solved.outcome);
     let puzzle = &loaded.puzzle;
     let verdict = Verdict::of(outcome);
     let solutions: Vec<Value> = outcome
@@ -227,7 +222,8 @@ fn solve_json(solved: &Solved<'_>) -> Value {
     let root_failure = match verdict {
         Verdict::NoSolution(Some(c)) => {
             let mut failure = root_failure_json(puzzle, pm, c);
-            let clues: Vec<Value> = conflict
+            let clues: Vec<Value> = solved
+                .conflict
                 .iter()
                 .flatten()
                 .map(|&i| clue_json(puzzle, i))
@@ -239,8 +235,8 @@ fn solve_json(solved: &Solved<'_>) -> Value {
     };
     let s = &outcome.stats;
     json!({
-        "file": loaded.file,
-        "line": loaded.line,
+        "file": loaded.input.file,
+        "line": loaded.input.line,
         "id": loaded.id,
         "title": puzzle.title(),
         "houses": puzzle.houses(),
@@ -253,7 +249,7 @@ fn solve_json(solved: &Solved<'_>) -> Value {
             "failures": s.failures,
             "nSolutions": s.solutions,
             "propagations": s.propagations,
-            "solveTime": time.as_secs_f64(),
+            "solveTime": solved.time.as_secs_f64(),
             "choices": s.choices,
             "peakDepth": s.max_depth,
         },
