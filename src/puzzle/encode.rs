@@ -153,10 +153,12 @@ impl Puzzle {
     /// ```
     /// use bitfd::{SearchOptions, Strength};
     ///
-    /// let text = "houses 3\nx: a b c\n\"A first.\" a = 1\nb = 2\nc = 3\nb < c\n";
+    /// let text = "houses 3\nx: a b c\n\"A first.\" a = 1\nb = 2\nc = 3\n";
     /// let puzzle = bitfd::puzzle::parse(text)?;
     /// let min = puzzle.minimized(7, Strength::Value, &SearchOptions::default()).expect("unique");
-    /// assert_eq!(min.clues().len(), 1);
+    /// // Any two of the three facts place the third.
+    /// assert_eq!(min.clues().len(), 2);
+    /// assert_eq!(min.groups(), puzzle.groups());
     /// # Ok::<(), bitfd::puzzle::ParseErrors>(())
     /// ```
     ///
