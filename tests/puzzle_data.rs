@@ -103,6 +103,7 @@ fn every_data_puzzle_survives_the_writer_round_trip() {
     }
 }
 
+#[cfg(feature = "serde")]
 #[test]
 fn every_data_puzzle_reads_from_json_as_from_independent_text() {
     for (file, p) in data_puzzles() {
