@@ -615,3 +615,51 @@ fn no_progress_bar_in_a_pipe_and_one_on_a_terminal() {
         Err(e) => eprintln!("no `script` to make a terminal ({e}): the terminal half is skipped"),
     }
 }
+
+#[test]
+fn sudoku_batch_prints_each_boards_solution_in_input_order_on_any_threads() {
+    let data = common::load_json("sudoku/norvig_top95.json");
+    let boards: Vec<&Value> = data["puzzles"]
+        .as_array()
+        .expect("puzzles")
+        .iter()
+        .collect();
+    let mut lines: Vec<String> = boards
+        .iter()
+        .map(|p| str_of(&p["puzzle"]).to_owned())
+        .collect();
+    let bad = 40;
+    lines.insert(bad, "12345".to_owned());
+    lines.insert(0, "# Norvig's top95".to_owned());
+    let input = lines.join("\n") + "\n";
+    let mut outputs = Vec::new();
+    for jobs in ["1", "2"] {
+        let r = run(&["sudoku", "--jobs", jobs], Some(input.as_bytes()));
+        assert_eq!(r.code, 1, "the malformed line");
+        assert!(
+            r.stderr.contains(&format!("<stdin>:{}: ", bad + 2)),
+            "{}",
+            r.stderr
+        );
+        let out: Vec<&str> = r.stdout.lines().collect();
+        assert_eq!(
+            out.len(),
+            boards.len() + 1,
+            "a line a board, and the summary"
+        );
+        for (line, p) in out.iter().zip(&boards) {
+            assert_eq!(*line, str_of(&p["solution"]), "{}", p["id"]);
+        }
+        let summary = out[boards.len()];
+        let cut = summary.rfind("; ").expect("a rate");
+        assert_eq!(
+            &summary[..cut],
+            "95 puzzles: 95 unique, 0 not unique, 0 without solution, 1 malformed lines"
+        );
+        outputs.push((
+            r.stdout[..r.stdout.rfind("; ").expect("a rate")].to_owned(),
+            r.stderr,
+        ));
+    }
+    assert_eq!(outputs[0], outputs[1]);
+}

@@ -63,8 +63,9 @@ Examples:
 One board a line, row by row: 81 symbols for 9x9 (1-9; `.` or `0` blank),
 256 for 16x16 (0-9 A-F), 625 for 25x25 (A-Y), 1296 for 36x36 (0-9 A-Z);
 `.` is a blank on every size. Empty lines and lines starting with `#` are
-skipped. Prints each board's solution (or its count with --count), then how
-many puzzles there were, how many were unique, and puzzles per second.";
+skipped. Prints each board's solution (or its count with --count), in
+input order though boards are solved on every core, then how many puzzles
+there were, how many were unique, and puzzles per second (per core).";
 
 const MINIMIZE_EXAMPLES: &str = "\
 Examples:
@@ -202,9 +203,26 @@ pub(crate) struct BatchArgs {
     #[arg(long, value_name = "FILE", help_heading = "Batch")]
     pub(crate) jsonl: Option<PathBuf>,
 
+    #[command(flatten)]
+    pub(crate) jobs: Jobs,
+}
+
+/// `--jobs`: how many threads work on a batch.
+#[derive(Debug, Args)]
+pub(crate) struct Jobs {
     /// Worker threads [default: one per core]. The output is the same for any number.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Batch")]
-    pub(crate) jobs: Option<u16>,
+    #[arg(long = "jobs", short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Batch")]
+    jobs: Option<u16>,
+}
+
+impl Jobs {
+    /// The number of worker threads: as asked, or one per core.
+    pub(crate) fn threads(&self) -> usize {
+        match self.jobs {
+            Some(n) => usize::from(n),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
 }
 
 impl BatchArgs {
@@ -234,6 +252,9 @@ pub(crate) struct SudokuArgs {
     /// Count each board's solutions instead of printing one.
     #[arg(long)]
     pub(crate) count: bool,
+
+    #[command(flatten)]
+    pub(crate) jobs: Jobs,
 
     #[command(flatten)]
     pub(crate) search: SearchArgs,
@@ -282,9 +303,8 @@ pub(crate) struct GenerateArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
 
-    /// Worker threads [default: one per core]. The output is the same for any number.
-    #[arg(long, short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..))]
-    pub(crate) jobs: Option<u16>,
+    #[command(flatten)]
+    pub(crate) jobs: Jobs,
 }
 
 /// The search settings. The defaults are the strongest and fastest known:

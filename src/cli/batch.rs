@@ -49,14 +49,6 @@ impl<T, R> Drop for EndGuard<T, R> {
     }
 }
 
-/// The number of worker threads: `jobs`, or one per core.
-pub(crate) fn threads(jobs: Option<u16>) -> usize {
-    match jobs {
-        Some(n) => usize::from(n),
-        None => thread::available_parallelism().map_or(1, |n| n.get()),
-    }
-}
-
 /// Where [`run_ordered`] puts the results.
 pub(crate) trait Sink<R> {
     /// Takes the next result, in input order.

@@ -16,7 +16,7 @@ use bitfd::{Solution, Solver, Stats};
 use serde_json::{Map, Value, json};
 
 use super::args::CheckArgs;
-use super::batch::{Output, Terminal, run_ordered, threads};
+use super::batch::{Output, Terminal, run_ordered};
 use super::input::{Item, Loaded};
 use super::solve::root_failure_json;
 use super::{ERROR, GOOD, INPUT_ERROR, WARN, exit_code};
@@ -41,7 +41,7 @@ pub(crate) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
             output
         }
     };
-    run_ordered(threads(args.batch.jobs), source, work, &mut terminal)?;
+    run_ordered(args.batch.jobs.threads(), source, work, &mut terminal)?;
     Ok(exit_code(terminal.finish()?))
 }
 

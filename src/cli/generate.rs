@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use bitfd::generate::{GenerateError, GenerateOptions, generate as generate_one};
 
 use super::args::GenerateArgs;
-use super::batch::{Output, Sink, Terminal, run_ordered, threads};
+use super::batch::{Output, Sink, Terminal, run_ordered};
 use super::{ERROR, INPUT_ERROR, USAGE_ERROR, exit_code};
 
 /// Runs `bitfd generate`.
@@ -52,7 +52,7 @@ pub(crate) fn generate(args: &GenerateArgs) -> io::Result<ExitCode> {
         groups,
         first: true,
     };
-    run_ordered(threads(args.jobs), args.seed..=last, work, &mut sink)?;
+    run_ordered(args.jobs.threads(), args.seed..=last, work, &mut sink)?;
     Ok(exit_code(sink.terminal.finish()?))
 }
 

@@ -203,16 +203,7 @@ pub(crate) enum Source {
     /// `.zebra` files, `-` for standard input.
     Files(std::vec::IntoIter<PathBuf>),
     /// A JSON-lines stream.
-    Lines {
-        /// The file's name, as messages show it.
-        name: String,
-        /// The stream; `None` once it ended or failed.
-        reader: Option<Box<dyn BufRead + Send>>,
-        /// Lines read so far.
-        number: u64,
-        /// The current line.
-        buffer: Vec<u8>,
-    },
+    Json(Lines),
 }
 
 impl Source {
@@ -227,26 +218,14 @@ impl Source {
     ///
     /// The message for stderr when the file cannot be opened.
     pub(crate) fn json_lines(path: &Path) -> Result<Source, String> {
-        let name = display_name(path);
-        let reader: Box<dyn BufRead + Send> = if is_stdin(path) {
-            Box::new(BufReader::new(io::stdin()))
-        } else {
-            let file = File::open(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
-            Box::new(BufReader::new(file))
-        };
-        Ok(Source::Lines {
-            name,
-            reader: Some(reader),
-            number: 0,
-            buffer: Vec::new(),
-        })
+        Lines::open(path, MAX_JSON_LINE).map(Source::Json)
     }
 
     /// How many inputs there are, when known before reading them.
     pub(crate) fn len(&self) -> Option<u64> {
         match self {
             Source::Files(paths) => Some(paths.len() as u64),
-            Source::Lines { .. } => None,
+            Source::Json(_) => None,
         }
     }
 }
@@ -254,44 +233,93 @@ impl Source {
 impl Iterator for Source {
     type Item = Item;
 
-    /// The next input; a line that is blank is skipped, and one that
-    /// cannot be read becomes an [`Body::Unreadable`] item (after a read
-    /// error the stream ends).
+    /// The next input; a line that cannot be read becomes a
+    /// [`Body::Unreadable`] item.
     fn next(&mut self) -> Option<Item> {
         match self {
             Source::Files(paths) => paths.next().map(|path| Item::read(&path)),
-            Source::Lines {
-                name,
-                reader,
-                number,
-                buffer,
-            } => loop {
-                let stream = reader.as_mut()?;
-                let read = read_bounded_line(stream, buffer, MAX_JSON_LINE);
-                *number += 1;
-                let at = format!("{name}:{number}");
-                let body = match read {
-                    Ok(None) => {
-                        *reader = None;
-                        return None;
-                    }
-                    Err(e) => {
-                        *reader = None;
-                        Body::Unreadable(format!("{at}: cannot read: {e}"))
-                    }
-                    Ok(Some(false)) => Body::Unreadable(format!(
-                        "{at}: the line is longer than {MAX_JSON_LINE} bytes"
-                    )),
-                    Ok(Some(true)) if buffer.iter().all(u8::is_ascii_whitespace) => continue,
-                    Ok(Some(true)) => Body::Json(std::mem::take(buffer)),
+            Source::Json(lines) => {
+                let (number, line) = lines.next()?;
+                let at = format!("{}:{number}", lines.name);
+                let body = match line {
+                    Ok(bytes) => Body::Json(bytes),
+                    Err(problem) => Body::Unreadable(format!("{at}: {problem}")),
                 };
                 let input = Input {
                     name: at,
-                    file: name.clone(),
-                    line: Some(*number),
+                    file: lines.name.clone(),
+                    line: Some(number),
                 };
-                return Some(Item { input, body });
-            },
+                Some(Item { input, body })
+            }
+        }
+    }
+}
+
+/// The lines of a file or of standard input, numbered from 1, blank ones
+/// skipped, each read whole but kept only up to a limit.
+pub(crate) struct Lines {
+    /// The file's name, as messages show it.
+    pub(crate) name: String,
+    /// The stream; `None` once it ended or failed.
+    reader: Option<Box<dyn BufRead + Send>>,
+    /// The longest line kept.
+    max: usize,
+    /// Lines read so far.
+    number: u64,
+    /// The current line.
+    buffer: Vec<u8>,
+}
+
+impl Lines {
+    /// The lines of `path` (`-`: standard input), each at most `max` bytes.
+    ///
+    /// # Errors
+    ///
+    /// The message for stderr when the file cannot be opened.
+    pub(crate) fn open(path: &Path, max: usize) -> Result<Lines, String> {
+        let name = display_name(path);
+        let reader: Box<dyn BufRead + Send> = if is_stdin(path) {
+            Box::new(BufReader::new(io::stdin()))
+        } else {
+            let file = File::open(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
+            Box::new(BufReader::new(file))
+        };
+        Ok(Lines {
+            name,
+            reader: Some(reader),
+            max,
+            number: 0,
+            buffer: Vec::new(),
+        })
+    }
+}
+
+impl Iterator for Lines {
+    type Item = (u64, Result<Vec<u8>, String>);
+
+    /// The next line that is not blank, with its number; what went wrong
+    /// instead for a line that is too long, or that could not be read (then
+    /// the stream ends).
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            let stream = self.reader.as_mut()?;
+            let read = read_bounded_line(stream, &mut self.buffer, self.max);
+            self.number += 1;
+            let line = match read {
+                Ok(None) => {
+                    self.reader = None;
+                    return None;
+                }
+                Err(e) => {
+                    self.reader = None;
+                    Err(format!("cannot read: {e}"))
+                }
+                Ok(Some(false)) => Err(format!("the line is longer than {} bytes", self.max)),
+                Ok(Some(true)) if self.buffer.iter().all(u8::is_ascii_whitespace) => continue,
+                Ok(Some(true)) => Ok(std::mem::take(&mut self.buffer)),
+            };
+            return Some((self.number, line));
         }
     }
 }
@@ -444,12 +472,13 @@ mod tests {
     fn json_lines_are_numbered_and_blank_ones_skipped() {
         let text = "{\"a\": 1}\n\n  \n{\"b\": 2}\r\n";
         let reader: Box<dyn BufRead + Send> = Box::new(io::Cursor::new(text.as_bytes().to_vec()));
-        let source = Source::Lines {
+        let source = Source::Json(Lines {
             name: "x.jsonl".to_owned(),
             reader: Some(reader),
+            max: 100,
             number: 0,
             buffer: Vec::new(),
-        };
+        });
         let items: Vec<(String, Option<u64>, String)> = source
             .map(|item| {
                 let Body::Json(bytes) = item.body else {

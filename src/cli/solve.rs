@@ -13,7 +13,7 @@ use bitfd::{Mode, Outcome, Trace, Tree};
 use serde_json::{Value, json};
 
 use super::args::{SolveArgs, TreeFormat};
-use super::batch::{Output, Terminal, run_ordered, threads};
+use super::batch::{Output, Terminal, run_ordered};
 use super::input::{Item, Loaded};
 use super::{BOLD, DIM, ERROR, GOOD, INPUT_ERROR, WARN, exit_code, search, stats_line};
 
@@ -38,7 +38,7 @@ pub(crate) fn solve(args: &SolveArgs) -> io::Result<ExitCode> {
         Ok(loaded) => solve_one(args, mode, &loaded, several.then_some(i)),
         Err(e) => Output::load_error(&e, args.json),
     };
-    run_ordered(threads(args.batch.jobs), source, work, &mut terminal)?;
+    run_ordered(args.batch.jobs.threads(), source, work, &mut terminal)?;
     Ok(exit_code(terminal.finish()?))
 }
 
