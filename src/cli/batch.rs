@@ -3,7 +3,7 @@
 //! [`run_ordered`] is a three-stage pipeline:
 //!
 //! 1. a reader thread pulls inputs from an iterator (files, JSON lines) and
-//!    hands them to the calling thread, at most [`IN_FLIGHT`] ahead of the
+//!    hands them to the calling thread, at most [`in_flight`] ahead of the
 //!    output, so memory stays bounded however long the stream;
 //! 2. a rayon pool of `--jobs` threads runs the work on each input;
 //! 3. the calling thread puts the results back in input order and emits
@@ -27,8 +27,12 @@ use indicatif::{ProgressBar, ProgressDrawTarget, ProgressState, ProgressStyle};
 
 use super::input::LoadError;
 
-/// How many inputs may be read but not yet emitted.
-const IN_FLIGHT: usize = 1024;
+/// How many inputs may be read but not yet emitted: enough to keep every
+/// thread busy while an early, slow input holds the output back, few
+/// enough that inputs of a megabyte each stay within memory.
+fn in_flight(threads: usize) -> usize {
+    threads.saturating_mul(16).max(64)
+}
 
 /// What travels to the calling thread.
 enum Message<T, R> {
@@ -94,7 +98,7 @@ where
     // The reader takes a permit before each input; one comes back with
     // each result emitted.
     let (permits, permit_box) = mpsc::channel::<()>();
-    for _ in 0..IN_FLIGHT {
+    for _ in 0..in_flight(threads) {
         permits.send(()).expect("the receiver is alive");
     }
     let guard = EndGuard(messages.clone());
@@ -332,6 +336,13 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
+    }
+}
+
+impl Drop for Progress {
+    /// A batch cut short (its output closed) leaves no bar behind either.
+    fn drop(&mut self) {
+        self.finish();
     }
 }
 

@@ -107,7 +107,7 @@ pub(crate) struct Loaded {
     /// Where it came from.
     pub(crate) input: Input,
     /// The JSON object's `id`, if it has one.
-    pub(crate) id: Option<String>,
+    pub(crate) id: Option<Value>,
     /// The puzzle.
     pub(crate) puzzle: Puzzle,
 }
@@ -177,7 +177,7 @@ impl Item {
                 };
                 match puzzle::from_json(&value) {
                     Ok(puzzle) => Ok(Loaded {
-                        id: value.get("id").and_then(Value::as_str).map(str::to_owned),
+                        id: value.get("id").cloned(),
                         input,
                         puzzle,
                     }),
