@@ -5,8 +5,8 @@
 //! * [`input`]: reading files and JSON lines, rendering diagnostics;
 //! * [`batch`]: many puzzles on every core, output in input order, the
 //!   progress bar;
-//! * [`solve`], [`check`], [`sudoku`], [`minimize`], [`generate`]: the
-//!   subcommands.
+//! * [`mod@solve`], [`mod@check`], [`mod@sudoku`], [`mod@minimize`],
+//!   [`mod@generate`]: the subcommands.
 //!
 //! Each subcommand returns the exit code, or an IO error on stdout.
 

@@ -21,8 +21,8 @@
 //! Errors come as [`ParseErrors`]: every [`Diagnostic`] of the file, each
 //! with its line, column and what was expected. Printing a `Puzzle` gives
 //! `.zebra` text back; [`print`](mod@print) shows solutions and answers.
-//! With the `serde` feature, [`from_json`] reads the JSON form of the
-//! shared test data (`bitfd-test-data/zebra-1`).
+//! With the `serde` feature, `from_json` reads the JSON form of the shared
+//! test data (`bitfd-test-data/zebra-1`).
 //!
 //! # Limits
 //!
