@@ -588,8 +588,15 @@ fn no_progress_bar_in_a_pipe_and_one_on_a_terminal() {
         .collect();
     let jsonl = dir.join("many.jsonl");
     fs::write(&jsonl, lines.join("\n") + "\n").expect("written");
-    let piped = run(&["check", "--jsonl", path_str(&jsonl)], None);
-    assert_eq!(piped.stdout.lines().count(), 20_000);
+    // `solve --count` answers every puzzle, so it exits with 0.
+    let piped = run(&["solve", "--count", "--jsonl", path_str(&jsonl)], None);
+    assert_eq!(
+        piped.code,
+        0,
+        "{}",
+        &piped.stderr[..piped.stderr.len().min(500)]
+    );
+    assert!(piped.stdout.lines().count() > 20_000);
     assert!(
         piped.stderr.is_empty(),
         "{}",
@@ -597,7 +604,7 @@ fn no_progress_bar_in_a_pipe_and_one_on_a_terminal() {
     );
     // On a terminal (util-linux `script` makes one), the bar shows.
     let command = format!(
-        "{} check --jsonl {} > /dev/null",
+        "{} solve --count --jsonl {} > /dev/null",
         env!("CARGO_BIN_EXE_bitfd"),
         path_str(&jsonl)
     );
@@ -607,6 +614,7 @@ fn no_progress_bar_in_a_pipe_and_one_on_a_terminal() {
     {
         Ok(out) => {
             let seen = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{seen:?}");
             assert!(
                 seen.contains(" puzzles/s"),
                 "no bar on a terminal: {seen:?}"
