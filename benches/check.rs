@@ -1,6 +1,7 @@
 //! Generator workloads: uniqueness checks, a check with a clue switched off
 //! against a solve of the smaller model, generation with minimization, and
-//! a batch of checks on every core.
+//! a batch of checks on every core (scoped threads, and rayon with ordered
+//! results as `bitfd check` runs them).
 //!
 //! Inputs are generated puzzles (fixed seeds), built outside the timed
 //! closures; each is asserted unique once before timing.
@@ -11,6 +12,7 @@ use bitfd::generate::{GenerateOptions, generate};
 use bitfd::puzzle::{Origin, Puzzle};
 use bitfd::{ConstraintId, SearchOptions, Solver, Strength};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use rayon::prelude::*;
 
 fn puzzles(houses: u8, groups: usize, count: u64) -> Vec<Puzzle> {
     (0..count)
@@ -143,6 +145,34 @@ fn batch(c: &mut Criterion) {
             })
         })
     });
+    // What `bitfd check` does with each input, on rayon as the CLI runs it:
+    // results collected in input order, one thread and every core.
+    for threads in [1, threads] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .expect("a thread pool");
+        let texts: Vec<String> = set.iter().map(|p| p.to_string()).collect();
+        group.bench_function(
+            format!("parse-build-check-5x5-rayon-ordered-on-{threads}-threads"),
+            |b| {
+                b.iter(|| {
+                    let verdicts: Vec<bool> = pool.install(|| {
+                        texts
+                            .par_iter()
+                            .map(|text| {
+                                let puzzle =
+                                    bitfd::puzzle::parse(text).expect("generated text parses");
+                                let pm = puzzle.to_model();
+                                Solver::new(pm.model()).uniqueness(&options).is_unique()
+                            })
+                            .collect()
+                    });
+                    black_box(verdicts)
+                })
+            },
+        );
+    }
     group.finish();
 }
 

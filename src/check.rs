@@ -202,26 +202,73 @@ pub fn minimize(
     seed: u64,
     options: &SearchOptions,
 ) -> Result<Vec<ConstraintId>, MinimizeError> {
-    for &c in clues {
-        solver.engine_mut().set_enabled(c, true);
+    let groups: Vec<[ConstraintId; 1]> = clues.iter().map(|&c| [c]).collect();
+    let kept = minimize_groups(solver, &groups, seed, options)?;
+    Ok(kept.into_iter().map(|i| clues[i]).collect())
+}
+
+/// As [`minimize`], for clues that post several constraints (a `.zebra`
+/// chain `a < x < b` posts two): the constraints of a group are switched
+/// off and on together, so a clue is kept or dropped whole. Returns the
+/// indices of the groups kept, in increasing order.
+///
+/// The order in which groups are tried depends on the seed and the number
+/// of groups only, so with one constraint a group this removes exactly what
+/// [`minimize`] removes.
+///
+/// ```
+/// use bitfd::check::minimize_groups;
+/// use bitfd::{Model, SearchOptions, Solver, Strength};
+///
+/// let mut m = Model::new();
+/// let a = m.int_var("a", 1, 3)?;
+/// let b = m.int_var("b", 1, 3)?;
+/// let c = m.int_var("c", 1, 3)?;
+/// m.all_different(&[a, b, c], Strength::Domain)?;
+/// // Clue 0 is the chain a < b < c; clue 1 says a = 1, which it implies.
+/// let chain = [m.less(a, b)?, m.less(b, c)?];
+/// let first = [m.equal_value(a, 1)?];
+/// let groups: [&[_]; 2] = [&chain, &first];
+/// let kept = minimize_groups(&mut Solver::new(&m), &groups, 3, &SearchOptions::default())
+///     .expect("unique");
+/// assert_eq!(kept, [0]);
+/// # Ok::<(), bitfd::ModelError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`MinimizeError::NotUnique`] if the puzzle with every clue on is not
+/// unique.
+pub fn minimize_groups<G: AsRef<[ConstraintId]>>(
+    solver: &mut Solver,
+    groups: &[G],
+    seed: u64,
+    options: &SearchOptions,
+) -> Result<Vec<usize>, MinimizeError> {
+    let switch = |solver: &mut Solver, g: usize, on: bool| {
+        for &c in groups[g].as_ref() {
+            solver.engine_mut().set_enabled(c, on);
+        }
+    };
+    for g in 0..groups.len() {
+        switch(solver, g, true);
     }
     let verdict = solver.uniqueness(options);
     if !verdict.is_unique() {
         return Err(MinimizeError::NotUnique(verdict));
     }
-    let mut order = clues.to_vec();
+    let mut order: Vec<usize> = (0..groups.len()).collect();
     shuffle(&mut order, seed);
-    for &c in &order {
-        solver.engine_mut().set_enabled(c, false);
-        if !solver.uniqueness(options).is_unique() {
-            solver.engine_mut().set_enabled(c, true);
+    let mut kept = vec![true; groups.len()];
+    for g in order {
+        switch(solver, g, false);
+        if solver.uniqueness(options).is_unique() {
+            kept[g] = false;
+        } else {
+            switch(solver, g, true);
         }
     }
-    Ok(clues
-        .iter()
-        .copied()
-        .filter(|&c| solver.engine().is_enabled(c))
-        .collect())
+    Ok((0..groups.len()).filter(|&g| kept[g]).collect())
 }
 
 /// Whether every clue of `clues` is needed: with all on the model is unique,

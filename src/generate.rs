@@ -4,7 +4,7 @@
 //! The loop is the one puzzle generators run (ZebraLogic's, reasoning-gym's),
 //! with bitfd as the uniqueness checker. The model is built once from a pool
 //! of true clues, and clues are switched on and off in one reusable
-//! [`Solver`] rather than rebuilt ([`check::minimize`]).
+//! [`Solver`] rather than rebuilt ([`Puzzle::minimized`]).
 //!
 //! # Determinism
 //!
@@ -20,9 +20,9 @@
 
 use std::fmt;
 
-use crate::check::{self, Rating, SplitMix64};
-use crate::model::{ConstraintId, Strength};
-use crate::puzzle::{Ask, Clue, Cmp, Group, Operand, Origin, Puzzle, Relation, Target, ValueRef};
+use crate::check::{Rating, SplitMix64};
+use crate::model::Strength;
+use crate::puzzle::{Ask, Clue, Cmp, Group, Operand, Puzzle, Relation, Target, ValueRef};
 use crate::search::{SearchOptions, Solver};
 
 /// Built-in attribute groups: a group name and values, all value names
@@ -256,24 +256,11 @@ pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
     }
     let drawn = clues.len();
 
-    // Minimize in the reusable solver, in an order drawn from the seed.
-    let pm = shell.to_model_with(CHECK_STRENGTH);
-    let clue_ids: Vec<ConstraintId> = pm
-        .model()
-        .constraints()
-        .filter(|(id, _)| matches!(pm.origin(*id), Origin::Clue(_)))
-        .map(|(id, _)| id)
-        .collect();
-    let mut solver = Solver::new(pm.model());
-    let kept = check::minimize(&mut solver, &clue_ids, rng.next_u64(), &options_search)
-        .expect("the pool was checked unique");
-    let kept_clues: Vec<Clue> = kept
-        .iter()
-        .filter_map(|&c| match pm.origin(c) {
-            Origin::Clue(i) => Some(shell.clues[i].clone()),
-            _ => None,
-        })
-        .collect();
+    // Minimize in one reusable solver, in an order drawn from the seed.
+    let kept_clues = shell
+        .minimized(rng.next_u64(), CHECK_STRENGTH, &options_search)
+        .expect("the pool was checked unique")
+        .clues;
 
     // Two questions, in the classic style: who has the last group's first
     // value, and where the first group's last value lives.
@@ -521,7 +508,9 @@ fn from_parts(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::check::Uniqueness;
+    use crate::check::{self, Uniqueness};
+    use crate::model::ConstraintId;
+    use crate::puzzle::Origin;
 
     fn holds(g: &Generated) -> bool {
         let pm = g.puzzle.to_model();

@@ -9,74 +9,12 @@
 
 mod common;
 
-use std::io::Write;
 use std::path::Path;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
+use common::cli::{Run, relative, run, settings};
 use common::load_json;
 use serde_json::Value;
-
-/// What one run of the binary did.
-struct Run {
-    code: i32,
-    stdout: String,
-    stderr: String,
-}
-
-impl Run {
-    /// The run as one snapshot: exit code, stdout, stderr.
-    fn render(&self) -> String {
-        format!(
-            "exit: {}\n--- stdout\n{}--- stderr\n{}",
-            self.code, self.stdout, self.stderr
-        )
-    }
-}
-
-/// Runs `bitfd args...` in the package root, with `stdin` piped in.
-fn run(args: &[&str], stdin: Option<&[u8]>) -> Run {
-    let mut cmd = Command::new(env!("CARGO_BIN_EXE_bitfd"));
-    cmd.args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env_remove("CLICOLOR_FORCE")
-        .env_remove("CLICOLOR")
-        .env_remove("NO_COLOR")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped());
-    let mut child = cmd.spawn().expect("the binary runs");
-    let mut pipe = child.stdin.take().expect("stdin is piped");
-    let input = stdin.unwrap_or_default().to_vec();
-    let writer = std::thread::spawn(move || {
-        // The binary may exit before reading everything (a usage error).
-        let _ = pipe.write_all(&input);
-    });
-    let out = child.wait_with_output().expect("the binary finishes");
-    writer.join().expect("the writer thread");
-    Run {
-        code: out.status.code().expect("an exit code"),
-        stdout: String::from_utf8(out.stdout).expect("UTF-8 stdout"),
-        stderr: String::from_utf8(out.stderr).expect("UTF-8 stderr"),
-    }
-}
-
-/// Snapshot settings: the top-level folder, and times redacted.
-fn settings() -> insta::Settings {
-    let mut s = insta::Settings::clone_current();
-    s.set_snapshot_path("../snapshots");
-    s.set_prepend_module_to_snapshot(false);
-    s.add_filter(r"time \d+\.\d+ m?s", "time [time]");
-    s.add_filter(r"\d+\.\d puzzles/s", "[rate] puzzles/s");
-    s
-}
-
-/// A path relative to the package root, with `/` separators.
-fn relative(path: &Path) -> String {
-    path.strip_prefix(env!("CARGO_MANIFEST_DIR"))
-        .expect("inside the package")
-        .to_string_lossy()
-        .replace('\\', "/")
-}
 
 #[test]
 fn solve_prints_grid_answers_verdict_and_statistics_for_every_example() {
@@ -186,6 +124,44 @@ fn solve_search_flags_change_the_search_not_the_answer() {
         "{}",
         limited.stdout
     );
+}
+
+#[test]
+fn solve_trace_and_tree_show_the_search_that_was_run() {
+    let r = run(
+        &[
+            "solve",
+            "--trace",
+            "--tree",
+            "text",
+            "examples/puzzles/zebra.zebra",
+        ],
+        None,
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let stats = r
+        .stdout
+        .lines()
+        .find_map(|l| l.strip_prefix("nodes "))
+        .and_then(|l| l.split(',').next())
+        .expect("the statistics line");
+    let tree = &r.stdout[r.stdout.find("# bitfd-tree 1").expect("a tree")..];
+    // One line a node, between the header and the footer.
+    let nodes = tree.lines().filter(|l| !l.starts_with('#')).count();
+    assert_eq!(nodes.to_string(), stats);
+    assert!(tree.contains(&format!("# nodes {stats};")), "{tree}");
+    assert!(r.stdout.contains("# bitfd-trace 1\nProgress: "));
+    let dot = run(
+        &["solve", "--tree", "dot", "examples/puzzles/zebra.zebra"],
+        None,
+    );
+    assert!(dot.stdout.contains("digraph"), "{}", dot.stdout);
+    let both = run(
+        &["solve", "--json", "--trace", "examples/puzzles/zebra.zebra"],
+        None,
+    );
+    assert_eq!(both.code, 2, "--trace is for text");
+    settings().bind(|| insta::assert_snapshot!("solve_trace_tree", r.render()));
 }
 
 /// Each JSON line with its time replaced, pretty-printed.
@@ -423,6 +399,23 @@ fn usage_errors_exit_with_2_and_help_with_0() {
         &["solve", "--max", "0", "x"],
         &["frobnicate"],
         &["solve", "--all", "--count", "x"],
+        &["check", "--jsonl", "x.jsonl", "y.zebra"],
+        &["check", "--jobs", "0", "x"],
+        &["minimize", "x.zebra"],
+        &["generate", "--houses", "11", "--groups", "3", "--seed", "1"],
+        &["generate", "--houses", "4", "--groups", "0", "--seed", "1"],
+        &["generate", "--houses", "4", "--groups", "3"],
+        &[
+            "generate",
+            "--houses",
+            "3",
+            "--groups",
+            "3",
+            "--seed",
+            "18446744073709551615",
+            "--count",
+            "2",
+        ],
         &[],
     ] {
         let r = run(args, None);
@@ -431,7 +424,7 @@ fn usage_errors_exit_with_2_and_help_with_0() {
     let r = run(&["--version"], None);
     assert_eq!(r.code, 0);
     settings().bind(|| {
-        for command in ["solve", "check", "sudoku"] {
+        for command in ["solve", "check", "sudoku", "minimize", "generate"] {
             let r = run(&[command, "--help"], None);
             assert_eq!(r.code, 0);
             assert!(r.stdout.contains("Examples:"), "{command}");

@@ -10,6 +10,7 @@
 //! A variable is named after its value, or `group.value` when the name is
 //! in several groups.
 
+use crate::check::{self, MinimizeError};
 use crate::domain::Domain;
 use crate::model::{ConstraintId, Model, ModelError, Strength, VarId};
 use crate::search::{Mode, SearchOptions, Solution, Solver};
@@ -139,6 +140,50 @@ impl Puzzle {
         Some((0..keep.len()).filter(|&i| keep[i]).collect())
     }
 
+    /// This puzzle with a minimal set of its clues: clues are dropped, in
+    /// an order drawn from `seed`, while the solution stays unique, so
+    /// that dropping any clue that is left would break uniqueness
+    /// ([`check::minimize_groups`]; a chain `a < x < b` goes or stays
+    /// whole). The title, groups and questions stay, and so do the kept
+    /// clues' sentences, in their order. The same seed gives the same
+    /// puzzle on every machine; `strength` and `options` change the
+    /// searches' speed, not the verdicts (only limits can cut a search
+    /// short, which keeps the clue at hand).
+    ///
+    /// ```
+    /// use bitfd::{SearchOptions, Strength};
+    ///
+    /// let text = "houses 3\nx: a b c\n\"A first.\" a = 1\nb = 2\nc = 3\n";
+    /// let puzzle = bitfd::puzzle::parse(text)?;
+    /// let min = puzzle.minimized(7, Strength::Value, &SearchOptions::default()).expect("unique");
+    /// // Any two of the three facts place the third.
+    /// assert_eq!(min.clues().len(), 2);
+    /// assert_eq!(min.groups(), puzzle.groups());
+    /// # Ok::<(), bitfd::puzzle::ParseErrors>(())
+    /// ```
+    ///
+    /// # Errors
+    ///
+    /// [`MinimizeError::NotUnique`] when the puzzle with all its clues is
+    /// not unique.
+    pub fn minimized(
+        &self,
+        seed: u64,
+        strength: Strength,
+        options: &SearchOptions,
+    ) -> Result<Puzzle, MinimizeError> {
+        let pm = self.to_model_with(strength);
+        let groups = pm.clue_constraints();
+        let kept = check::minimize_groups(&mut Solver::new(pm.model()), &groups, seed, options)?;
+        let mut keep = vec![false; self.clues.len()];
+        for i in kept {
+            keep[i] = true;
+        }
+        let mut puzzle = self.clone();
+        puzzle.retain_clues(|i, _| keep[i]);
+        Ok(puzzle)
+    }
+
     /// Builds the model, with only the clues `keep` marks (all when `None`).
     fn try_to_model(
         &self,
@@ -214,6 +259,30 @@ impl Puzzle {
 }
 
 impl PuzzleModel {
+    /// The constraints each clue posted, by clue: one, or two for a chain
+    /// `a < x < b`. For a model built with every clue (as
+    /// [`Puzzle::to_model`] builds it), entry `i` is clue `i`'s.
+    ///
+    /// ```
+    /// let puzzle = bitfd::puzzle::parse("houses 3\nx: a b c\na = 1\na < b < c\n")?;
+    /// let pm = puzzle.to_model();
+    /// let sizes: Vec<usize> = pm.clue_constraints().iter().map(Vec::len).collect();
+    /// assert_eq!(sizes, [1, 2]);
+    /// # Ok::<(), bitfd::puzzle::ParseErrors>(())
+    /// ```
+    pub fn clue_constraints(&self) -> Vec<Vec<ConstraintId>> {
+        let mut clues: Vec<Vec<ConstraintId>> = Vec::new();
+        for ((c, _), origin) in self.model.constraints().zip(&self.origins) {
+            if let Origin::Clue(i) = *origin {
+                if clues.len() <= i {
+                    clues.resize_with(i + 1, Vec::new);
+                }
+                clues[i].push(c);
+            }
+        }
+        clues
+    }
+
     fn note(&mut self, c: ConstraintId, origin: Origin, label: String) {
         debug_assert_eq!(c.index(), self.origins.len(), "one origin a constraint");
         self.origins.push(origin);

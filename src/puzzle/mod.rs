@@ -21,6 +21,8 @@
 //! Errors come as [`ParseErrors`]: every [`Diagnostic`] of the file, each
 //! with its line, column and what was expected. Printing a `Puzzle` gives
 //! `.zebra` text back; [`print`](mod@print) shows solutions and answers.
+//! With the `serde` feature, `from_json` reads the JSON form of the shared
+//! test data (`bitfd-test-data/zebra-1`).
 //!
 //! # Limits
 //!
@@ -34,6 +36,8 @@
 mod ast;
 mod diagnostic;
 mod encode;
+#[cfg(feature = "serde")]
+mod json;
 mod lexer;
 mod parser;
 pub mod print;
@@ -43,6 +47,8 @@ mod write;
 pub use ast::{Ask, Clue, Cmp, Group, Operand, Puzzle, Relation, Target, ValueRef};
 pub use diagnostic::{Diagnostic, ErrorKind, ParseErrors, Spot};
 pub use encode::{Origin, PuzzleModel};
+#[cfg(feature = "serde")]
+pub use json::{JsonError, from_json};
 
 /// The largest source [`parse`] reads: 1 MiB.
 pub const MAX_SOURCE_BYTES: usize = 1 << 20;

@@ -3,6 +3,11 @@
 
 #![allow(dead_code, reason = "each test binary uses a different part")]
 
+// Only tests run the binary (the examples include this folder too).
+#[cfg(all(test, feature = "cli"))]
+pub(crate) mod cli;
+pub(crate) mod zebra_text;
+
 use std::path::PathBuf;
 
 use bitfd::{ConstraintId, Domain, Model, Strength, VarId};

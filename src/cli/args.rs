@@ -1,0 +1,467 @@
+//! The command line's grammar (clap): subcommands, flags, help texts with
+//! an example each, and the translation of flags into library options and
+//! input sources. Nothing here runs a search.
+
+use std::io::Write as _;
+use std::path::PathBuf;
+use std::time::Duration;
+
+use bitfd::generate::{MAX_GROUPS, MAX_HOUSES};
+use bitfd::{SearchOptions, Strength, ValueOrder, VarOrder};
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+use super::ERROR;
+use super::input::Source;
+
+const ABOUT: &str = "Solve zebra puzzles written as .zebra text files, and sudoku boards.";
+
+const MAIN_EXAMPLES: &str = "\
+Examples:
+  bitfd solve examples/puzzles/zebra.zebra
+  bitfd check examples/puzzles/*.zebra
+  bitfd sudoku boards.txt
+  bitfd minimize examples/puzzles/zebra.zebra --seed 1
+  bitfd generate --houses 6 --groups 6 --seed 1 --count 100 --out puzzles/
+
+The .zebra format is described in docs/format.md.
+Exit codes: 0 answered (no solution is an answer), 1 input error, 2 usage error.";
+
+const SOLVE_EXAMPLES: &str = "\
+Examples:
+  bitfd solve examples/puzzles/zebra.zebra
+  bitfd solve --all examples/puzzles/several.zebra
+  bitfd solve --trace --tree text examples/puzzles/oz.zebra
+  bitfd solve --count --var-order input-order examples/puzzles/*.zebra
+  cat examples/puzzles/zebra.zebra | bitfd solve --json -
+  jq -c '.puzzles[]' ../shared/data/zebra/rosetta.json | bitfd solve --jsonl -
+
+Without --all, --count or --max, solve shows the first solution and looks
+for a second one to tell whether the puzzle is unique. Many puzzles are
+solved on every core; the output comes in input order, the same for any
+--jobs.";
+
+const CHECK_EXAMPLES: &str = "\
+Examples:
+  bitfd check examples/puzzles/*.zebra
+  bitfd check --json examples/puzzles/several.zebra
+  jq -c '.puzzles[]' ../shared/data/zebra/derived_variants.json | bitfd check --jsonl -
+  generate-puzzle > new.zebra && bitfd check new.zebra && echo unique
+
+Prints one line per puzzle: unique; not unique, with the cells where two
+solutions differ (a clue that tells them apart removes the second); or no
+solution, with the clue that fails. --json adds both solutions and, for a
+unique puzzle, its difficulty rating. Many puzzles are checked on every
+core; the output comes in input order. Exits with 0 only if every puzzle
+has exactly one solution.";
+
+const SUDOKU_EXAMPLES: &str = "\
+Examples:
+  bitfd sudoku boards.txt
+  echo 53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79 | bitfd sudoku
+  bitfd sudoku --count boards.txt
+
+One board a line, row by row: 81 symbols for 9x9 (1-9; `.` or `0` blank),
+256 for 16x16 (0-9 A-F), 625 for 25x25 (A-Y), 1296 for 36x36 (0-9 A-Z);
+`.` is a blank on every size. Empty lines and lines starting with `#` are
+skipped. Prints each board's solution (or its count with --count), in
+input order though boards are solved on every core, then how many puzzles
+there were, how many were unique, and puzzles per second (per core).";
+
+const MINIMIZE_EXAMPLES: &str = "\
+Examples:
+  bitfd minimize examples/puzzles/zebra.zebra --seed 1
+  bitfd minimize big.zebra --seed 7 -o small.zebra && bitfd check small.zebra
+
+The puzzle must have exactly one solution. Clues are dropped, in an order
+drawn from the seed, while the solution stays unique: dropping any clue
+that is left would let a second solution in. The title, the groups, the
+questions and the kept clues' sentences stay. The same file and seed give
+the same output on every machine.";
+
+const GENERATE_EXAMPLES: &str = "\
+Examples:
+  bitfd generate --houses 5 --groups 4 --seed 1
+  bitfd generate --houses 6 --groups 6 --seed 1 --count 100 --out puzzles/
+  bitfd generate --houses 8 --groups 8 --seed 42 --count 10 --out p/ | xargs bitfd check
+
+Each puzzle has a unique solution and a minimal set of clues. Puzzle k
+(from 0) of a run has seed S+k. With --out it is written to
+DIR/gen-HxG-seedN.zebra (H houses, G groups, seed N) and the path is
+printed, one a line; without, the puzzles go to standard output, each
+after a line `# ==> gen-HxG-seedN.zebra <==` when there are several. The
+same arguments give the same bytes on every machine, whatever --jobs.";
+
+/// The `bitfd` command line.
+#[derive(Debug, Parser)]
+#[command(name = "bitfd", version, about = ABOUT, after_help = MAIN_EXAMPLES)]
+#[command(arg_required_else_help = true)]
+pub(crate) struct Cli {
+    /// When to colour the output: auto colours a terminal unless NO_COLOR is set.
+    #[arg(long, global = true, value_enum, value_name = "WHEN", default_value_t = ColorWhen::Auto)]
+    pub(crate) color: ColorWhen,
+
+    /// What to do.
+    #[command(subcommand)]
+    pub(crate) command: Command,
+}
+
+/// The subcommands.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Command {
+    /// Solve puzzles: print the grid, the answers, the verdict and statistics.
+    #[command(after_help = SOLVE_EXAMPLES)]
+    Solve(SolveArgs),
+    /// Check that each puzzle has exactly one solution (for authors and generators).
+    #[command(after_help = CHECK_EXAMPLES)]
+    Check(CheckArgs),
+    /// Solve sudoku boards (9x9 to 36x36), one a line.
+    #[command(after_help = SUDOKU_EXAMPLES)]
+    Sudoku(SudokuArgs),
+    /// Drop clues from a unique puzzle while it stays unique: a minimal clue set.
+    #[command(after_help = MINIMIZE_EXAMPLES)]
+    Minimize(MinimizeArgs),
+    /// Generate zebra puzzles with a unique solution and a minimal set of clues.
+    #[command(after_help = GENERATE_EXAMPLES)]
+    Generate(GenerateArgs),
+}
+
+/// `bitfd solve`.
+#[derive(Debug, Args)]
+pub(crate) struct SolveArgs {
+    /// Print every solution.
+    #[arg(long, conflicts_with_all = ["count", "max"])]
+    pub(crate) all: bool,
+
+    /// Count the solutions without printing them.
+    #[arg(long, conflicts_with = "max")]
+    pub(crate) count: bool,
+
+    /// Stop after N solutions, printing each.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) max: Option<u64>,
+
+    /// Print one JSON document (a line) per puzzle instead of text.
+    #[arg(long)]
+    pub(crate) json: bool,
+
+    /// Also print the deductions: which clue removed which houses, each
+    /// guess and each conflict.
+    #[arg(long, conflicts_with = "json")]
+    pub(crate) trace: bool,
+
+    /// Also print the search tree, one node a line (text), for Graphviz
+    /// (dot) or as JSON.
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "json")]
+    pub(crate) tree: Option<TreeFormat>,
+
+    #[command(flatten)]
+    pub(crate) batch: BatchArgs,
+
+    #[command(flatten)]
+    pub(crate) search: SearchArgs,
+}
+
+/// `--tree`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum TreeFormat {
+    /// Indented text, one node a line (docs/tree-format.md).
+    Text,
+    /// Graphviz DOT.
+    Dot,
+    /// JSON.
+    Json,
+}
+
+/// `bitfd check`.
+#[derive(Debug, Args)]
+pub(crate) struct CheckArgs {
+    /// Print one JSON object (a line) per puzzle: the verdict, both
+    /// solutions and where they differ, the clue that fails, the rating.
+    #[arg(long)]
+    pub(crate) json: bool,
+
+    #[command(flatten)]
+    pub(crate) batch: BatchArgs,
+
+    #[command(flatten)]
+    pub(crate) search: SearchArgs,
+}
+
+/// Where a batch's puzzles come from, and how many threads work on them.
+#[derive(Debug, Args)]
+pub(crate) struct BatchArgs {
+    /// Puzzle files (.zebra); `-` reads standard input.
+    #[arg(
+        value_name = "FILE",
+        required_unless_present = "jsonl",
+        conflicts_with = "jsonl"
+    )]
+    pub(crate) files: Vec<PathBuf>,
+
+    /// Read puzzles as JSON lines (`-`: standard input): one puzzle object a
+    /// line, in the JSON form of the shared test data (docs/format.md).
+    #[arg(long, value_name = "FILE", help_heading = "Batch")]
+    pub(crate) jsonl: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub(crate) jobs: Jobs,
+}
+
+/// `--jobs`: how many threads work on a batch.
+#[derive(Debug, Args)]
+pub(crate) struct Jobs {
+    /// Worker threads [default: one per core]. The output is the same for any number.
+    #[arg(long = "jobs", short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Batch")]
+    jobs: Option<u16>,
+}
+
+impl Jobs {
+    /// The number of worker threads: as asked, or one per core.
+    pub(crate) fn threads(&self) -> usize {
+        match self.jobs {
+            Some(n) => usize::from(n),
+            None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+        }
+    }
+}
+
+impl BatchArgs {
+    /// The inputs: the JSON-lines file if given, else the files. `None`
+    /// (after a message on stderr) if the JSON-lines file cannot be opened.
+    pub(crate) fn source(&self) -> Option<Source> {
+        let Some(path) = &self.jsonl else {
+            return Some(Source::files(self.files.clone()));
+        };
+        match Source::json_lines(path) {
+            Ok(source) => Some(source),
+            Err(message) => {
+                let _ = writeln!(anstream::stderr(), "{ERROR}error:{ERROR:#} {message}");
+                None
+            }
+        }
+    }
+}
+
+/// `bitfd sudoku`.
+#[derive(Debug, Args)]
+pub(crate) struct SudokuArgs {
+    /// A file of boards, one a line; `-` or nothing reads standard input.
+    #[arg(value_name = "FILE")]
+    pub(crate) file: Option<PathBuf>,
+
+    /// Count each board's solutions instead of printing one.
+    #[arg(long)]
+    pub(crate) count: bool,
+
+    #[command(flatten)]
+    pub(crate) jobs: Jobs,
+
+    #[command(flatten)]
+    pub(crate) search: SearchArgs,
+}
+
+/// `bitfd minimize`.
+#[derive(Debug, Args)]
+pub(crate) struct MinimizeArgs {
+    /// The puzzle file (.zebra); `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    pub(crate) file: PathBuf,
+
+    /// Chooses the order in which clues are tried; another seed may keep
+    /// other clues.
+    #[arg(long, value_name = "N")]
+    pub(crate) seed: u64,
+
+    /// Write the minimal puzzle here instead of to standard output.
+    #[arg(long, short = 'o', value_name = "OUT")]
+    pub(crate) output: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub(crate) search: SearchArgs,
+}
+
+/// `bitfd generate`.
+#[derive(Debug, Args)]
+pub(crate) struct GenerateArgs {
+    /// Houses, 2 to 10.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u8).range(2..=i64::from(MAX_HOUSES)))]
+    pub(crate) houses: u8,
+
+    /// Attribute groups, 1 to 12.
+    #[arg(long, value_name = "M", value_parser = clap::value_parser!(u8).range(1..=MAX_GROUPS as i64))]
+    pub(crate) groups: u8,
+
+    /// The first puzzle's seed; puzzle k has seed S+k.
+    #[arg(long, value_name = "S")]
+    pub(crate) seed: u64,
+
+    /// How many puzzles.
+    #[arg(long, value_name = "K", default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..))]
+    pub(crate) count: u64,
+
+    /// Write each puzzle to a file in this folder (made if missing).
+    #[arg(long, value_name = "DIR")]
+    pub(crate) out: Option<PathBuf>,
+
+    #[command(flatten)]
+    pub(crate) jobs: Jobs,
+}
+
+/// The search settings. The defaults are the strongest and fastest known:
+/// domain-consistent all-different, first-fail, smallest value first.
+#[derive(Debug, Args)]
+#[command(next_help_heading = "Search")]
+pub(crate) struct SearchArgs {
+    /// Which variable to branch on.
+    #[arg(long, value_enum, value_name = "ORDER", default_value_t = VarOrderArg::FirstFail)]
+    var_order: VarOrderArg,
+
+    /// Which value to try first.
+    #[arg(long, value_enum, value_name = "ORDER", default_value_t = ValueOrderArg::Min)]
+    value_order: ValueOrderArg,
+
+    /// How hard each group's all-different prunes.
+    #[arg(long, value_enum, value_name = "STRENGTH", default_value_t = StrengthArg::Domain)]
+    all_different: StrengthArg,
+
+    /// Stop a search after N nodes.
+    #[arg(long, value_name = "N")]
+    node_limit: Option<u64>,
+
+    /// Stop a search after this long: 500ms, 2s, 1.5s, 1m (a bare number is seconds).
+    #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
+    time_limit: Option<Duration>,
+}
+
+/// `--color`.
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum ColorWhen {
+    /// Colour on a terminal, unless NO_COLOR is set.
+    Auto,
+    /// Always colour.
+    Always,
+    /// Never colour.
+    Never,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum VarOrderArg {
+    /// The smallest domain first; ties to the earliest declared.
+    FirstFail,
+    /// The earliest declared unfixed variable.
+    InputOrder,
+    /// The largest domain first.
+    LargestDomain,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum ValueOrderArg {
+    /// Try the smallest value, then exclude it.
+    Min,
+    /// Try the largest value, then exclude it.
+    Max,
+    /// Try the lower half of the domain, then the upper half.
+    Split,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum StrengthArg {
+    /// Domain consistency: Hall sets, matching.
+    Domain,
+    /// Remove a fixed variable's value from the others (as Oz's FD.distinct).
+    Value,
+}
+
+impl SearchArgs {
+    /// The search options the flags ask for.
+    pub(crate) fn options(&self) -> SearchOptions {
+        SearchOptions {
+            var_order: match self.var_order {
+                VarOrderArg::FirstFail => VarOrder::FirstFail,
+                VarOrderArg::InputOrder => VarOrder::InputOrder,
+                VarOrderArg::LargestDomain => VarOrder::LargestDomain,
+            },
+            value_order: match self.value_order {
+                ValueOrderArg::Min => ValueOrder::Min,
+                ValueOrderArg::Max => ValueOrder::Max,
+                ValueOrderArg::Split => ValueOrder::Split,
+            },
+            node_limit: self.node_limit,
+            time_limit: self.time_limit,
+        }
+    }
+
+    /// The all-different strength the flags ask for.
+    pub(crate) fn strength(&self) -> Strength {
+        match self.all_different {
+            StrengthArg::Domain => Strength::Domain,
+            StrengthArg::Value => Strength::Value,
+        }
+    }
+}
+
+/// Reads `500ms`, `2s`, `1.5s`, `1m`, or a bare number of seconds.
+pub(crate) fn parse_duration(text: &str) -> Result<Duration, String> {
+    let text = text.trim();
+    let (number, unit) = match text.find(|c: char| c.is_ascii_alphabetic()) {
+        Some(i) => text.split_at(i),
+        None => (text, "s"),
+    };
+    let scale = match unit {
+        "ms" => 0.001,
+        "s" => 1.0,
+        "m" | "min" => 60.0,
+        "h" => 3600.0,
+        _ => return Err(format!("unknown unit `{unit}`: use ms, s, m or h")),
+    };
+    let value: f64 = number
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a duration such as 500ms, 2s or 1m"))?;
+    Duration::try_from_secs_f64(value * scale)
+        .map_err(|_| format!("`{text}` is not a duration such as 500ms, 2s or 1m"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn durations_take_units_or_bare_seconds() {
+        assert_eq!(parse_duration("500ms"), Ok(Duration::from_millis(500)));
+        assert_eq!(parse_duration("2"), Ok(Duration::from_secs(2)));
+        assert_eq!(parse_duration("1.5s"), Ok(Duration::from_millis(1500)));
+        assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
+        assert!(parse_duration("soon").is_err());
+        assert!(parse_duration("-1s").is_err());
+    }
+
+    #[test]
+    fn the_grammar_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn generate_ranges_are_the_generators() {
+        let accepts = |houses: u64, groups: u64, count: u64| {
+            let args = [
+                "bitfd".to_owned(),
+                "generate".to_owned(),
+                "--seed=1".to_owned(),
+                format!("--houses={houses}"),
+                format!("--groups={groups}"),
+                format!("--count={count}"),
+            ];
+            Cli::try_parse_from(args).is_ok()
+        };
+        let (houses, groups) = (u64::from(MAX_HOUSES), MAX_GROUPS as u64);
+        assert!(accepts(2, 1, 1));
+        assert!(accepts(houses, groups, 1));
+        assert!(!accepts(1, 2, 1));
+        assert!(!accepts(houses + 1, 2, 1));
+        assert!(!accepts(3, 0, 1));
+        assert!(!accepts(3, groups + 1, 1));
+        assert!(!accepts(3, 3, 0));
+    }
+}

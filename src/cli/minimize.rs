@@ -1,0 +1,68 @@
+//! `bitfd minimize`: a unique puzzle with a minimal set of its clues, as
+//! `.zebra` text ([`Puzzle::minimized`](bitfd::puzzle::Puzzle::minimized)).
+
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use bitfd::Solver;
+use bitfd::check::MinimizeError;
+
+use super::args::MinimizeArgs;
+use super::check::Words;
+use super::input::Item;
+use super::{ERROR, INPUT_ERROR};
+
+/// Runs `bitfd minimize`.
+pub(crate) fn minimize(args: &MinimizeArgs) -> io::Result<ExitCode> {
+    let item = Item::read(&args.file);
+    let name = item.input.name.clone();
+    let puzzle = match item.load() {
+        Ok(loaded) => loaded.puzzle,
+        Err(e) => {
+            anstream::stderr().write_all(e.rendered.as_bytes())?;
+            return Ok(ExitCode::from(INPUT_ERROR));
+        }
+    };
+    let strength = args.search.strength();
+    let options = args.search.options();
+    let minimal = match puzzle.minimized(args.seed, strength, &options) {
+        Ok(minimal) => minimal,
+        Err(MinimizeError::NotUnique(_)) => {
+            // The verdict names variables of the model `minimized` built:
+            // check again in a model whose names can be looked up.
+            let pm = puzzle.to_model_with(strength);
+            let verdict = Solver::new(pm.model()).uniqueness(&options);
+            let words = Words::of(&puzzle, &pm, &verdict);
+            writeln!(
+                anstream::stderr(),
+                "{ERROR}error:{ERROR:#} {name}: {words}; minimize needs a puzzle with exactly one solution"
+            )?;
+            return Ok(ExitCode::from(INPUT_ERROR));
+        }
+    };
+    // A comment says what was done; parsing skips it.
+    let text = format!(
+        "# {} of {} clues kept by `bitfd minimize --seed {}`\n{minimal}",
+        minimal.clues().len(),
+        puzzle.clues().len(),
+        args.seed
+    );
+    match &args.output {
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()?;
+        }
+        Some(path) => {
+            if let Err(e) = std::fs::write(path, text) {
+                writeln!(
+                    anstream::stderr(),
+                    "{ERROR}error:{ERROR:#} {}: cannot write: {e}",
+                    path.display()
+                )?;
+                return Ok(ExitCode::from(INPUT_ERROR));
+            }
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
