@@ -39,7 +39,7 @@ use crate::model::{Constraint, ConstraintId, Model, Strength, VarId};
 use crate::observer::Observer;
 use crate::propagators::{
     AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
-    Event, InSet, Less, NotDistance, Offset, PruneSink, Status, Subscriptions, Wakeups,
+    Event, InSet, Less, MASK_WORDS, NotDistance, Offset, PruneSink, Status, Subscriptions, Wakeups,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -85,6 +85,9 @@ pub struct Engine {
     wake_bounds: Vec<u32>,
     /// Propagator ids, grouped by variable and event as `wake_bounds` says.
     wake_list: Vec<u32>,
+    /// Subscriber masks instead of the lists, when the queue has at most
+    /// [`MASK_WORDS`] words (see [`Wakeups::masks`]).
+    wake_masks: Vec<u64>,
     /// Three bitsets over propagator ids, `words` words each: the queue
     /// (waiting to run), the enabled propagators (a disabled one is never
     /// queued; derived from the next two by `update_enabled`), and the
@@ -126,6 +129,7 @@ impl Engine {
             by_constraint: Vec::new(),
             wake_bounds: Vec::new(),
             wake_list: Vec::new(),
+            wake_masks: Vec::new(),
             bits: Vec::new(),
             words: 0,
             subsumed: Vec::new(),
@@ -175,37 +179,50 @@ impl Engine {
         let occurrences: usize = model.constraints().map(|(_, c)| c.arity()).sum();
         self.subs.clear();
         self.subs.reserve(occurrences);
-        // `wake_bounds[b + 1]` counts bucket b's subscribers for now.
         self.wake_bounds.clear();
-        self.wake_bounds.resize(vars * 3 + 1, 0);
+        self.wake_list.clear();
+        self.wake_masks.clear();
+        let words = self.props.len().div_ceil(64);
         for (p, slot) in self.props.iter_mut().enumerate() {
             self.by_constraint[slot.origin.index()] = Some(p as u32);
             let prop = slot.prop.as_dyn();
-            let words = prop.state_words() as u32;
-            slot.words = (next_word, next_word + words);
-            next_word += words;
-            let first = self.subs.len();
+            let state_words = prop.state_words() as u32;
+            slot.words = (next_word, next_word + state_words);
+            next_word += state_words;
             self.subs.begin(p as u32);
             prop.subscribe(&mut self.subs);
-            for &(x, e, _) in &self.subs.all()[first..] {
+        }
+        if words <= MASK_WORDS {
+            // A subscription to an event is woken by it and by every
+            // stronger one (Changed by all three, Fixed by Fixed alone).
+            self.wake_masks.resize(vars * 3 * words, 0);
+            for &(x, e, p) in self.subs.all() {
+                let first = bucket(x, e);
+                for b in first..3 * x.index() + 3 {
+                    self.wake_masks[b * words + p as usize / 64] |= 1 << (p % 64);
+                }
+            }
+        } else {
+            // A counting sort into lists: `wake_bounds[b + 1]` counts bucket
+            // b's subscribers, prefix sums make `wake_bounds[b]` bucket b's
+            // start; filling moves it to the bucket's end, which is the next
+            // bucket's start, so one shift right restores the starts.
+            self.wake_bounds.resize(vars * 3 + 1, 0);
+            for &(x, e, _) in self.subs.all() {
                 self.wake_bounds[bucket(x, e) + 1] += 1;
             }
+            for b in 1..self.wake_bounds.len() {
+                self.wake_bounds[b] += self.wake_bounds[b - 1];
+            }
+            self.wake_list.resize(self.subs.len(), 0);
+            for &(x, e, p) in self.subs.all() {
+                let b = bucket(x, e);
+                self.wake_list[self.wake_bounds[b] as usize] = p;
+                self.wake_bounds[b] += 1;
+            }
+            self.wake_bounds.copy_within(..vars * 3, 1);
+            self.wake_bounds[0] = 0;
         }
-        // A counting sort: prefix sums make `wake_bounds[b]` bucket b's
-        // start; filling moves it to the bucket's end, which is the next
-        // bucket's start, so one shift right restores the starts.
-        for b in 1..self.wake_bounds.len() {
-            self.wake_bounds[b] += self.wake_bounds[b - 1];
-        }
-        self.wake_list.clear();
-        self.wake_list.resize(self.subs.len(), 0);
-        for &(x, e, p) in self.subs.all() {
-            let b = bucket(x, e);
-            self.wake_list[self.wake_bounds[b] as usize] = p;
-            self.wake_bounds[b] += 1;
-        }
-        self.wake_bounds.copy_within(..vars * 3, 1);
-        self.wake_bounds[0] = 0;
 
         // The current state and the root state, both from the model's domains.
         let width = next_word as usize;
@@ -309,6 +326,7 @@ impl Engine {
         if new != old {
             self.state[i] = new;
             let wakeups = Wakeups {
+                masks: &self.wake_masks,
                 bounds: &self.wake_bounds,
                 list: &self.wake_list,
             };
@@ -341,6 +359,7 @@ impl Engine {
     ) -> Result<(), ConstraintId> {
         let (doms, prop_state) = self.state[..self.width].split_at_mut(self.vars);
         let wakeups = Wakeups {
+            masks: &self.wake_masks,
             bounds: &self.wake_bounds,
             list: &self.wake_list,
         };
@@ -667,6 +686,37 @@ mod tests {
         engine.reset();
         engine.propagate().expect("no conflict");
         assert_eq!(engine.dom(x), Domain::singleton(2));
+    }
+
+    #[test]
+    fn wakes_subscribers_through_masks_and_through_lists() {
+        // A chain x0 < x1 < ... < x59, each link posted `copies` times: one
+        // copy keeps the queue within the subscriber masks, five take it
+        // past them to the lists. Both must reach the same fixpoints.
+        for copies in [1, 5] {
+            let mut m = Model::new();
+            let xs: Vec<VarId> = (0..60)
+                .map(|i| m.int_var(&format!("x{i}"), 0, 63).expect("valid"))
+                .collect();
+            for _ in 0..copies {
+                for w in xs.windows(2) {
+                    m.less(w[0], w[1]).expect("valid");
+                }
+            }
+            let mut engine = Engine::new(&m);
+            assert_eq!(engine.words > MASK_WORDS, copies == 5);
+            engine.propagate().expect("no conflict");
+            assert_eq!(engine.dom(xs[0]), Domain::range(0, 4));
+            assert_eq!(engine.dom(xs[59]), Domain::range(59, 63));
+            // Fixing the first value wakes the chain all the way up.
+            assert!(engine.restrict(xs[0], Domain::singleton(4)));
+            engine.propagate().expect("no conflict");
+            assert!(
+                xs.iter()
+                    .enumerate()
+                    .all(|(i, &x)| engine.dom(x) == Domain::singleton(i as u8 + 4))
+            );
+        }
     }
 
     #[test]

@@ -206,10 +206,16 @@ pub(crate) trait PruneSink {
     fn pruned(&mut self, x: VarId, before: Domain, after: Domain);
 }
 
-/// The wake-up lists, as [`Ctx`] needs them: which propagators to queue when
-/// a variable changes.
+/// Who to queue when a variable changes, as [`Ctx`] needs it: subscriber
+/// bit masks for a model with few propagators, lists for one with many.
 #[derive(Clone, Copy)]
 pub(crate) struct Wakeups<'a> {
+    /// With at most [`MASK_WORDS`] queue words: `masks[(3x + e) * w..][..w]`
+    /// is the set of propagators that event `e` of variable `x` wakes (`e`:
+    /// 0 a value removed, 1 a bound moved, 2 fixed; each set includes the
+    /// subscribers of the weaker events), `w` the queue's word count. Empty
+    /// when the lists below are used instead.
+    pub(crate) masks: &'a [u64],
     /// Bucket boundaries into `list`, three buckets a variable: for variable
     /// `x`, a `Changed` event wakes `list[b[3x]..b[3x+1]]`, `Bounds` wakes
     /// `list[b[3x]..b[3x+2]]`, `Fixed` wakes `list[b[3x]..b[3x+3]]`.
@@ -218,27 +224,35 @@ pub(crate) struct Wakeups<'a> {
     pub(crate) list: &'a [u32],
 }
 
+/// The most queue words (64 propagators each) for which the engine keeps
+/// subscriber masks: a wake-up is then one OR a word, not a loop over the
+/// subscribers.
+pub(crate) const MASK_WORDS: usize = 4;
+
 impl Wakeups<'_> {
     /// Queues the subscribers of variable `i` for the event `old -> new`
     /// (`new` a non-empty strict subset of `old`).
     #[inline(always)]
     pub(crate) fn wake(&self, queue: &mut [u64], i: usize, old: u64, new: u64) {
-        let b = &self.bounds[3 * i..3 * i + 4];
-        let (start, end_changed, end_bounds, end_fixed) = (b[0], b[1], b[2], b[3]);
-        let end = if new & new.wrapping_sub(1) == 0 {
-            end_fixed
+        let event = if new & new.wrapping_sub(1) == 0 {
+            2
         } else {
             // The bounds moved iff the lowest or the highest value of `old`
             // was removed: `old & -old` isolates the lowest bit, and
             // `1 << 63 >> lz` the highest.
             let ends = (old & old.wrapping_neg()) | (1u64 << 63 >> old.leading_zeros());
-            if (old ^ new) & ends != 0 {
-                end_bounds
-            } else {
-                end_changed
-            }
+            usize::from((old ^ new) & ends != 0)
         };
-        for &p in &self.list[start as usize..end as usize] {
+        let words = queue.len();
+        if words <= MASK_WORDS {
+            let mask = &self.masks[(3 * i + event) * words..][..words];
+            for (q, m) in queue.iter_mut().zip(mask) {
+                *q |= m;
+            }
+            return;
+        }
+        let b = &self.bounds[3 * i..3 * i + 4];
+        for &p in &self.list[b[0] as usize..b[event + 1] as usize] {
             queue[(p >> 6) as usize] |= 1u64 << (p & 63);
         }
     }
