@@ -6,10 +6,11 @@
 //!
 //! * [`AllDifferentValue`] — value strength (Oz's `FD.distinct`): when a
 //!   variable is fixed, its value goes from every other. Wakes on
-//!   `Event::Fixed`. Keeps one state word, the variables already handled, so
-//!   a run only looks at the newly fixed ones (they stay handled below in the
-//!   tree: domains only shrink). Idempotent: it loops until no new variable
-//!   is fixed.
+//!   `Event::Fixed`. Keeps two state words: the positions already handled,
+//!   so a run only narrows by the newly fixed ones (they stay handled below
+//!   in the tree: domains only shrink), and the group's shape (a repeated
+//!   variable? a negative offset?), worked out on the first run.
+//!   Idempotent: it loops until no new variable is fixed.
 //! * [`AllDifferentDomain`] — domain consistency: fixed values first, then
 //!   Hall sets among the few open variables by enumerating their subsets,
 //!   or Régin's matching algorithm when more are open (see
@@ -35,11 +36,169 @@ pub(crate) struct AllDifferentValue {
 }
 
 impl AllDifferentValue {
+    /// The whole run, in offset mode `M` (see [`NO_OFFSETS`]).
+    ///
+    /// Rounds: the positions fixed but not yet handled (`fresh`) give their
+    /// shifted values (`taken`), which go from every other open position, in
+    /// position order; the positions this leaves fixed are the next round's
+    /// fresh ones. The handled positions already differ from the taken
+    /// values (their values were removed from the fresh ones when they were
+    /// handled).
     #[inline(always)]
-    fn offset(&self, i: usize) -> i32 {
-        self.offsets.get(i).copied().unwrap_or(0)
+    fn filter<const M: u8>(&self, ctx: &mut Ctx<'_>, shape: u64) -> Propagation {
+        let vars = &self.vars[..];
+        let repeats = shape & SHAPE_REPEATS != 0;
+        let all = u64::MAX >> (64 - vars.len());
+        // Bit i set: position i is fixed and its value is gone from the others.
+        let mut open = !ctx.state()[0] & all;
+        let (mut fresh, mut taken, mut clash) = self.scan::<M>(ctx, open);
+        while fresh != 0 {
+            // Two fresh positions on one value: they cannot differ.
+            if clash != 0 {
+                return Err(Conflict);
+            }
+            open &= !fresh;
+            (fresh, taken, clash) = self.round::<M>(ctx, open, taken, repeats)?;
+        }
+        ctx.state()[0] = !open & all;
+        Ok(Status::Fixpoint)
+    }
+
+    /// The offsets mode `M` reads: empty under [`NO_OFFSETS`], else one per
+    /// position (slicing to the length of `vars` lets the compiler drop one
+    /// bounds check of two).
+    #[inline(always)]
+    fn offsets_for<const M: u8>(&self) -> &[i32] {
+        if M == NO_OFFSETS {
+            &[]
+        } else {
+            &self.offsets[..self.vars.len()]
+        }
+    }
+
+    /// The positions of `open` that are fixed, their shifted values, and the
+    /// values two of them share (a conflict, reported before the round that
+    /// would remove them).
+    #[inline(always)]
+    fn scan<const M: u8>(&self, ctx: &Ctx<'_>, open: u64) -> (u64, u64, u64) {
+        let vars = &self.vars[..];
+        let offsets = self.offsets_for::<M>();
+        let (mut fresh, mut taken, mut clash) = (0u64, 0u64, 0u64);
+        for i in ones(open) {
+            let d = ctx.dom(vars[i]).bits();
+            // Domains are never empty here, so one bit or less is one bit.
+            // Without a branch: whether a position is fixed is data the
+            // branch predictor cannot guess.
+            let fixed = u64::from(at_most_one(d));
+            let v = up::<M>(d, offsets, i) & fixed.wrapping_neg();
+            clash |= taken & v;
+            taken |= v;
+            fresh |= fixed << i;
+        }
+        (fresh, taken, clash)
+    }
+
+    /// One round: `taken` (shifted values) leaves the positions of
+    /// `open`, in position order. Returns the positions it fixed, their
+    /// shifted values and the values two of them share.
+    ///
+    /// A position this fixes is handled in the next round. When a variable
+    /// occurs twice (`repeats`), a position also counts as fixed if its
+    /// variable was fixed through another position (earlier in this round,
+    /// or later in the previous one) though its own removal changed
+    /// nothing; which round notices it decides the grouping of the
+    /// restricts, so this keeps the one-pass order exactly. Otherwise an
+    /// open position's domain was not fixed when the round began, and only
+    /// its own restrict can fix it.
+    #[inline(always)]
+    fn round<const M: u8>(
+        &self,
+        ctx: &mut Ctx<'_>,
+        open: u64,
+        taken: u64,
+        repeats: bool,
+    ) -> Result<(u64, u64, u64), Conflict> {
+        let vars = &self.vars[..];
+        let offsets = self.offsets_for::<M>();
+        let (mut fresh, mut next, mut clash) = (0u64, 0u64, 0u64);
+        if repeats {
+            for i in ones(open) {
+                let x = vars[i];
+                ctx.restrict(x, Domain::from_bits(!down::<M>(taken, offsets, i)))?;
+                let left = ctx.dom(x).bits();
+                if at_most_one(left) {
+                    let v = up::<M>(left, offsets, i);
+                    clash |= next & v;
+                    next |= v;
+                    fresh |= 1 << i;
+                }
+            }
+            return Ok((fresh, next, clash));
+        }
+        // Every variable occurs once, so no restrict of the round touches a
+        // position but its own: first find, without branching, the
+        // positions that hold a taken value (most hold none), then narrow
+        // only those.
+        let mut hit = 0u64;
+        for i in ones(open) {
+            let d = ctx.dom(vars[i]).bits();
+            hit |= u64::from(d & down::<M>(taken, offsets, i) != 0) << i;
+        }
+        for i in ones(hit) {
+            let x = vars[i];
+            ctx.restrict(x, Domain::from_bits(!down::<M>(taken, offsets, i)))?;
+            let left = ctx.dom(x).bits();
+            // Not empty: the restrict would have failed.
+            let fixed = u64::from(at_most_one(left));
+            let v = up::<M>(left, offsets, i) & fixed.wrapping_neg();
+            clash |= next & v;
+            next |= v;
+            fresh |= fixed << i;
+        }
+        Ok((fresh, next, clash))
     }
 }
+
+/// Offset modes of [`AllDifferentValue`]: every offset is zero (the list is
+/// empty), ...
+const NO_OFFSETS: u8 = 0;
+/// ... every offset is `>= 0` (then shifting up is `<<` and down is `>>`),
+const NON_NEGATIVE: u8 = 1;
+/// ... or some offset is negative (a shift by a signed amount).
+const ANY_OFFSETS: u8 = 2;
+
+/// Value set `bits` of position `i` moved into the shared (shifted) value
+/// space, in offset mode `M`.
+#[inline(always)]
+fn up<const M: u8>(bits: u64, offsets: &[i32], i: usize) -> u64 {
+    match M {
+        NO_OFFSETS => bits,
+        // The model keeps every value plus its offset within 0..=63.
+        NON_NEGATIVE => bits << offsets[i],
+        _ => shift(bits, offsets[i]),
+    }
+}
+
+/// Shared values `bits` moved back into position `i`'s own values: value
+/// `a` of the position is `a + offsets[i]` shifted, so it is in `bits` iff
+/// bit `a` of the result is set (values that would fall below 0 or above 63
+/// are no values of the position).
+#[inline(always)]
+fn down<const M: u8>(bits: u64, offsets: &[i32], i: usize) -> u64 {
+    match M {
+        NO_OFFSETS => bits,
+        NON_NEGATIVE => bits >> offsets[i],
+        _ => shift(bits, -offsets[i]),
+    }
+}
+
+/// `AllDifferentValue`'s second state word, once set: the first run worked
+/// out the shape of the group (the word is zero until then).
+const SHAPE_KNOWN: u64 = 1;
+/// Set with [`SHAPE_KNOWN`] when some variable occurs at two positions.
+const SHAPE_REPEATS: u64 = 2;
+/// Set with [`SHAPE_KNOWN`] when some offset is negative.
+const SHAPE_NEGATIVE: u64 = 4;
 
 impl Propagator for AllDifferentValue {
     fn name(&self) -> &'static str {
@@ -57,50 +216,27 @@ impl Propagator for AllDifferentValue {
     }
 
     fn state_words(&self) -> usize {
-        1
+        2
     }
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        // Bit i set: variable i is fixed and its value is gone from the others.
-        let done = ctx.state()[0];
-        let mut open = !done & (u64::MAX >> (64 - self.vars.len()));
-        // The variables fixed since the last run.
-        let mut fresh = 0u64;
-        for i in ones(open) {
-            if ctx.dom(self.vars[i]).is_fixed() {
-                fresh |= 1 << i;
-            }
+        // What the group looks like, worked out on the first run.
+        let mut shape = ctx.state()[1];
+        if shape == 0 {
+            let repeats = (1..self.vars.len()).any(|i| self.vars[..i].contains(&self.vars[i]));
+            let negative = self.offsets.iter().any(|&c| c < 0);
+            shape = SHAPE_KNOWN
+                | if repeats { SHAPE_REPEATS } else { 0 }
+                | if negative { SHAPE_NEGATIVE } else { 0 };
+            ctx.state()[1] = shape;
         }
-        while fresh != 0 {
-            // Their shifted values. Two fresh variables on one value: fail.
-            let mut taken = 0u64;
-            for i in ones(fresh) {
-                let bit = shift(ctx.dom(self.vars[i]).bits(), self.offset(i));
-                if taken & bit != 0 {
-                    return Err(Conflict);
-                }
-                taken |= bit;
-            }
-            open &= !fresh;
-            fresh = 0;
-            // Every other unfixed variable loses the taken values; the handled
-            // ones already differ from them (their values were removed from
-            // the fresh ones when they were handled). A variable this fixes
-            // is handled in the next round.
-            // A position counts as fixed whether or not this removal fixed
-            // it: a variable that occurs twice may have been fixed through
-            // its other position.
-            for i in ones(open) {
-                let x = self.vars[i];
-                let keep = !shift(taken, -self.offset(i));
-                ctx.restrict(x, Domain::from_bits(keep))?;
-                if ctx.dom(x).is_fixed() {
-                    fresh |= 1 << i;
-                }
-            }
+        if self.offsets.is_empty() {
+            self.filter::<NO_OFFSETS>(ctx, shape)
+        } else if shape & SHAPE_NEGATIVE == 0 {
+            self.filter::<NON_NEGATIVE>(ctx, shape)
+        } else {
+            self.filter::<ANY_OFFSETS>(ctx, shape)
         }
-        ctx.state()[0] = !open & (u64::MAX >> (64 - self.vars.len()));
-        Ok(Status::Fixpoint)
     }
 
     fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
@@ -546,6 +682,19 @@ impl<const N: usize> Graph<N> {
 fn shift(bits: u64, c: i32) -> u64 {
     debug_assert!((-63..=63).contains(&c));
     if c >= 0 { bits << c } else { bits >> -c }
+}
+
+/// Whether `bits` holds at most one value.
+///
+/// `x & (x - 1) == 0` says the same, but LLVM rewrites it to
+/// `count_ones(x) < 2` and, where the comparison ends up in another basic
+/// block than the count, does not rewrite it back: without a popcount
+/// instruction (Rust's default x86-64 target) that is a dozen instructions.
+/// Shifting out the trailing zeros leaves 0 or 1 exactly when at most one
+/// bit was set (`0` shifts by 64 mod 64 = 0 and stays 0).
+#[inline(always)]
+fn at_most_one(bits: u64) -> bool {
+    bits.wrapping_shr(bits.trailing_zeros()) <= 1
 }
 
 /// The positions of the set bits of `bits`, ascending.
