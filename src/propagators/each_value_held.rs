@@ -12,6 +12,7 @@
 //! Counting holders takes two bit masks and one pass: `once` collects the
 //! values some variable can take, `twice` those two variables can take.
 
+use super::all_different::{at_most_one, ones};
 use super::{Conflict, Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions};
 use crate::domain::Domain;
 use crate::model::VarId;
@@ -56,22 +57,32 @@ impl Propagator for EachValueHeld {
             if single == 0 {
                 return Ok(Status::Fixpoint);
             }
-            let mut changed = false;
-            for &x in self.vars.iter() {
-                let mine = ctx.dom(x).bits() & single;
-                if mine != 0 {
-                    // One variable cannot hold two values alone: restricting
-                    // to both leaves two values, then the next round finds the
-                    // other unheld and fails; fail now instead.
-                    if mine & mine.wrapping_sub(1) != 0 {
-                        return Err(Conflict);
-                    }
-                    changed |= ctx.restrict(x, Domain::from_bits(mine))?;
-                }
+            // Without a branch a variable: the positions that must narrow to
+            // their single values, and those that would have to hold two
+            // values alone. Restricting such a one to both leaves two values,
+            // then the next round finds the other unheld and fails; fail at
+            // it instead, after the restricts of the positions before it.
+            let (mut narrow, mut alone) = (0u64, 0u64);
+            for (i, &x) in self.vars.iter().enumerate() {
+                let d = ctx.dom(x).bits();
+                let mine = d & single;
+                narrow |= u64::from(mine != 0 && mine != d) << i;
+                alone |= u64::from(!at_most_one(mine)) << i;
+            }
+            // The positions before the first that holds two alone (all of
+            // them if none does).
+            let before = (alone & alone.wrapping_neg()).wrapping_sub(1);
+            for i in ones(narrow & before) {
+                // The variable keeps its single value; restricting to all of
+                // `single` is the same, as it holds no other.
+                ctx.restrict(self.vars[i], Domain::from_bits(single))?;
+            }
+            if alone != 0 {
+                return Err(Conflict);
             }
             // Fixing removed values from the fixed variables only; if none
             // was fixed anew, the counts stand.
-            if !changed {
+            if narrow == 0 {
                 return Ok(Status::Fixpoint);
             }
         }

@@ -54,13 +54,13 @@ fn shift(bits: u64, c: i32) -> u64 {
 /// Shifting out the trailing zeros leaves 0 or 1 exactly when at most one
 /// bit was set (`0` shifts by 64 mod 64 = 0 and stays 0).
 #[inline(always)]
-fn at_most_one(bits: u64) -> bool {
+pub(super) fn at_most_one(bits: u64) -> bool {
     bits.wrapping_shr(bits.trailing_zeros()) <= 1
 }
 
 /// The positions of the set bits of `bits`, ascending.
 #[inline(always)]
-fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
+pub(super) fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         if bits == 0 {
             return None;
