@@ -112,6 +112,7 @@ impl AllDifferentValue {
         if repeats {
             for i in ones(open) {
                 let x = vars[i];
+                // The taken values are some fixed position's: they go.
                 ctx.restrict(x, Domain::from_bits(!down::<M>(taken, offsets, i)))?;
                 let left = ctx.dom(x).bits();
                 if at_most_one(left) {
@@ -134,6 +135,7 @@ impl AllDifferentValue {
         }
         for i in ones(hit) {
             let x = vars[i];
+            // The taken values are some fixed position's: they go.
             ctx.restrict(x, Domain::from_bits(!down::<M>(taken, offsets, i)))?;
             let left = ctx.dom(x).bits();
             // Not empty: the restrict would have failed.
