@@ -24,6 +24,16 @@ pub(crate) struct EachValueHeld {
     pub(crate) values: Domain,
 }
 
+impl EachValueHeld {
+    /// The first position whose domain holds two values of `single`.
+    #[cold]
+    fn first_alone(&self, ctx: &Ctx<'_>, single: u64) -> Option<usize> {
+        self.vars
+            .iter()
+            .position(|&x| !at_most_one(ctx.dom(x).bits() & single))
+    }
+}
+
 impl Propagator for EachValueHeld {
     fn name(&self) -> &'static str {
         "each-value-held"
@@ -58,26 +68,33 @@ impl Propagator for EachValueHeld {
                 return Ok(Status::Fixpoint);
             }
             // Without a branch a variable: the positions that must narrow to
-            // their single values, and those that would have to hold two
-            // values alone. Restricting such a one to both leaves two values,
-            // then the next round finds the other unheld and fails; fail at
-            // it instead, after the restricts of the positions before it.
-            let (mut narrow, mut alone) = (0u64, 0u64);
+            // their single values. Each single value lies in one position's
+            // domain only, so the positions' shares of `single` are disjoint
+            // and cover it, and one position holds two of them exactly when
+            // the shares' lowest values do not cover it.
+            let (mut narrow, mut lowest) = (0u64, 0u64);
             for (i, &x) in self.vars.iter().enumerate() {
                 let d = ctx.dom(x).bits();
                 let mine = d & single;
+                lowest |= mine & mine.wrapping_neg();
                 narrow |= u64::from(mine != 0 && mine != d) << i;
-                alone |= u64::from(!at_most_one(mine)) << i;
             }
-            // The positions before the first that holds two alone (all of
-            // them if none does).
-            let before = (alone & alone.wrapping_neg()).wrapping_sub(1);
+            // Restricting a position to two values it alone holds leaves it
+            // two, then the next round finds the other unheld and fails:
+            // fail at it instead, after the restricts of the positions
+            // before it.
+            let first_alone = if lowest == single {
+                None
+            } else {
+                self.first_alone(ctx, single)
+            };
+            let before = first_alone.map_or(u64::MAX, |f| (1u64 << f) - 1);
             for i in ones(narrow & before) {
                 // The variable keeps its single value; restricting to all of
                 // `single` is the same, as it holds no other.
                 ctx.restrict(self.vars[i], Domain::from_bits(single))?;
             }
-            if alone != 0 {
+            if first_alone.is_some() {
                 return Err(Conflict);
             }
             // Fixing removed values from the fixed variables only; if none
