@@ -5,8 +5,8 @@
 //! two or more open positions, which [`super::AllDifferentDomain`] finds.
 //! Wakes on: `Event::Fixed` of every variable.
 //! Idempotent: a run loops until no position it fixed is left unhandled.
-//! State: two words, the positions already handled and the group's shape
-//! (see [`SHAPE_KNOWN`]).
+//! State: the positions already handled, and for groups larger than
+//! [`SMALL_GROUP`] a second word, the group's shape (see [`SHAPE_KNOWN`]).
 
 use super::{all_distinct, at_most_one, ones, shift};
 use crate::domain::Domain;
@@ -24,7 +24,49 @@ pub(crate) struct AllDifferentValue {
 }
 
 impl AllDifferentValue {
-    /// The whole run, in offset mode `M` (see [`NO_OFFSETS`]).
+    /// The whole run for a small group (see [`SMALL_GROUP`]), in one pass a
+    /// round: each open position in turn loses the taken values and, if
+    /// that leaves it fixed (or its variable was fixed through another
+    /// position), joins the next round's fresh ones.
+    fn one_pass(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        let offset = |i: usize| self.offsets.get(i).copied().unwrap_or(0);
+        let all = u64::MAX >> (64 - self.vars.len());
+        // Bit i set: position i is fixed and its value is gone from the others.
+        let mut open = !ctx.state()[0] & all;
+        // The positions fixed since the last run.
+        let mut fresh = 0u64;
+        for i in ones(open) {
+            if at_most_one(ctx.dom(self.vars[i]).bits()) {
+                fresh |= 1 << i;
+            }
+        }
+        while fresh != 0 {
+            // Their shifted values. Two fresh positions on one value: fail.
+            let mut taken = 0u64;
+            for i in ones(fresh) {
+                let v = shift(ctx.dom(self.vars[i]).bits(), offset(i));
+                if taken & v != 0 {
+                    return Err(Conflict);
+                }
+                taken |= v;
+            }
+            open &= !fresh;
+            fresh = 0;
+            for i in ones(open) {
+                let x = self.vars[i];
+                // The taken values are some fixed position's: they go.
+                ctx.restrict(x, Domain::from_bits(!shift(taken, -offset(i))))?;
+                if at_most_one(ctx.dom(x).bits()) {
+                    fresh |= 1 << i;
+                }
+            }
+        }
+        ctx.state()[0] = !open & all;
+        Ok(Status::Fixpoint)
+    }
+
+    /// The whole run for a larger group, in offset mode `M` (see
+    /// [`NO_OFFSETS`]).
     ///
     /// Rounds: the positions fixed but not yet handled (`fresh`) give their
     /// shifted values (`taken`), which go from every other open position, in
@@ -149,6 +191,16 @@ impl AllDifferentValue {
     }
 }
 
+/// The largest group [`AllDifferentValue`] runs in one pass a round.
+///
+/// Both ways make the same restricts in the same order. The one-pass loop
+/// branches on each position (fixed? holding a taken value?); the larger
+/// groups' way spends more instructions to branch on no data, and with
+/// few positions the branches are the cheaper (measured: generated 5x5 and
+/// 6x6 uniqueness checks about 5-8% faster one-pass, 7x7 even, 8x8 and
+/// N-queens from 8 up faster the other way).
+const SMALL_GROUP: usize = 7;
+
 /// Offset modes of [`AllDifferentValue`]: every offset is zero (the list is
 /// empty), ...
 const NO_OFFSETS: u8 = 0;
@@ -220,10 +272,26 @@ impl Propagator for AllDifferentValue {
     }
 
     fn state_words(&self) -> usize {
-        2
+        if self.vars.len() <= SMALL_GROUP { 1 } else { 2 }
     }
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        if self.vars.len() <= SMALL_GROUP {
+            self.one_pass(ctx)
+        } else {
+            self.in_rounds(ctx)
+        }
+    }
+
+    fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
+        Some(all_distinct(&self.vars, &self.offsets, value))
+    }
+}
+
+impl AllDifferentValue {
+    /// The whole run for a larger group: its shape, then [`Self::filter`]
+    /// in the matching offset mode. Needs two state words.
+    fn in_rounds(&self, ctx: &mut Ctx<'_>) -> Propagation {
         // What the group looks like, worked out on the first run.
         let mut shape = ctx.state()[1];
         if shape == 0 {
@@ -242,16 +310,101 @@ impl Propagator for AllDifferentValue {
             self.filter::<ANY_OFFSETS>(ctx, shape)
         }
     }
-
-    fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
-        Some(all_distinct(&self.vars, &self.offsets, value))
-    }
 }
 
 #[cfg(test)]
 mod tests {
+    use super::AllDifferentValue;
     use crate::Strength;
+    use crate::check::SplitMix64;
+    use crate::domain::Domain;
+    use crate::model::VarId;
     use crate::propagators::testing::Bench;
+    use crate::propagators::{Ctx, Propagation, PruneSink, Wakeups};
+
+    /// Every narrowing, as the trace would see it.
+    #[derive(Default)]
+    struct Prunings(Vec<(usize, u64, u64)>);
+
+    impl PruneSink for Prunings {
+        fn pruned(&mut self, x: VarId, before: Domain, after: Domain) {
+            self.0.push((x.index(), before.bits(), after.bits()));
+        }
+    }
+
+    /// Runs `run` on the domains `doms` and state `state` with no wake-ups
+    /// and returns its result and the narrowings it made, in order.
+    fn record(
+        doms: &mut [u64],
+        state: &mut [u64],
+        run: impl FnOnce(&mut Ctx<'_>) -> Propagation,
+    ) -> (Propagation, Vec<(usize, u64, u64)>) {
+        let index = vec![[0u32; 4]; doms.len()];
+        let wakeups = Wakeups {
+            index: &index,
+            list: &[],
+        };
+        let mut queue = [0u64; 1];
+        let mut seen = Prunings::default();
+        let mut ctx = Ctx::new(doms, state, &mut queue, wakeups, Some(&mut seen));
+        let result = run(&mut ctx);
+        (result, seen.0)
+    }
+
+    #[test]
+    fn in_rounds_makes_the_one_pass_restricts_in_the_same_order() {
+        // Groups of 8 to 12 positions over fewer variables (so some repeat),
+        // offsets of either sign or none, fixed one variable at a time as a
+        // search would: after each step both ways must agree on the result,
+        // every narrowing and its order, and the positions handled.
+        let mut rng = SplitMix64::new(5);
+        let (mut repeated, mut conflicts) = (0, 0);
+        for _ in 0..3_000 {
+            let n = 8 + rng.below(5);
+            let m = 4 + rng.below(n);
+            let vars: Box<[VarId]> = (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
+            let offsets: Box<[i32]> = if rng.below(3) == 0 {
+                Box::default()
+            } else {
+                (0..n).map(|_| rng.below(9) as i32 - 3).collect()
+            };
+            let p = AllDifferentValue { vars, offsets };
+            repeated += usize::from(super::has_repeats(&p.vars));
+            let mut doms: Vec<u64> = (0..m)
+                .map(|_| {
+                    let mut d = 0u64;
+                    while d.count_ones() < 2 {
+                        d |= 1 << (8 + rng.below(12));
+                    }
+                    d | 1 << (8 + rng.below(12))
+                })
+                .collect();
+            let (mut one, mut rounds) = ([0u64; 2], [0u64; 2]);
+            for _ in 0..m {
+                let x = rng.below(m);
+                let d = doms[x];
+                let mut pick = d;
+                for _ in 0..rng.below(d.count_ones() as usize) {
+                    pick &= pick - 1;
+                }
+                doms[x] = pick & pick.wrapping_neg();
+                let mut by_rounds = doms.clone();
+                let a = record(&mut doms, &mut one, |ctx| p.one_pass(ctx));
+                let b = record(&mut by_rounds, &mut rounds, |ctx| p.in_rounds(ctx));
+                assert_eq!(a, b, "group {p:?}");
+                if a.0.is_err() {
+                    conflicts += 1;
+                    break;
+                }
+                assert_eq!(doms, by_rounds, "group {p:?}");
+                assert_eq!(one[0], rounds[0], "group {p:?}");
+            }
+        }
+        assert!(
+            repeated > 300 && conflicts > 300,
+            "the cases cover repeats and conflicts"
+        );
+    }
 
     #[test]
     fn value_strength_removes_fixed_values_only() {
