@@ -14,15 +14,87 @@
 
 use std::sync::Arc;
 
+use super::all_different::{at_most_one, ones};
 use super::{Conflict, Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions};
 use crate::domain::Domain;
 use crate::model::VarId;
+
+/// The largest group whose variables [`EachValueHeld`] narrows with a branch
+/// a variable. Both ways make the same restricts in the same order; the
+/// branch-free one spends more instructions to avoid mispredicted branches,
+/// which pays from about seven variables on (measured: generated 5x5 and
+/// 6x6 value-strength uniqueness checks about 2-5% faster branching, 7x7
+/// and 9x9 sudoku rows 3-11% faster without).
+const SMALL_GROUP: usize = 6;
 
 /// Enforces that every value of `values` is taken by one of `vars`.
 #[derive(Clone, Debug)]
 pub(crate) struct EachValueHeld {
     pub(crate) vars: Arc<[VarId]>,
     pub(crate) values: Domain,
+}
+
+impl EachValueHeld {
+    /// Fixes each variable that alone can take a value of `single` to it, a
+    /// variable at a time, in order; returns whether a domain changed.
+    fn fix_singles_branching(&self, ctx: &mut Ctx<'_>, single: u64) -> Result<bool, Conflict> {
+        let mut changed = false;
+        for &x in self.vars.iter() {
+            let mine = ctx.dom(x).bits() & single;
+            if mine != 0 {
+                // One variable cannot hold two values alone: restricting to
+                // both leaves two values, then the next round finds the
+                // other unheld and fails; fail now instead.
+                if !at_most_one(mine) {
+                    return Err(Conflict);
+                }
+                changed |= ctx.restrict(x, Domain::from_bits(mine))?;
+            }
+        }
+        Ok(changed)
+    }
+
+    /// As [`Self::fix_singles_branching`], the same restricts in the same
+    /// order, without a branch a variable: first the positions that must
+    /// narrow to their single values. Each single value lies in one
+    /// position's domain only, so the positions' shares of `single` are
+    /// disjoint and cover it, and one position holds two of them exactly
+    /// when the shares' lowest values do not cover it.
+    fn fix_singles(&self, ctx: &mut Ctx<'_>, single: u64) -> Result<bool, Conflict> {
+        let (mut narrow, mut lowest) = (0u64, 0u64);
+        for (i, &x) in self.vars.iter().enumerate() {
+            let d = ctx.dom(x).bits();
+            let mine = d & single;
+            lowest |= mine & mine.wrapping_neg();
+            narrow |= u64::from(mine != 0 && mine != d) << i;
+        }
+        // Restricting a position to two values it alone holds leaves it two,
+        // then the next round finds the other unheld and fails: fail at it
+        // instead, after the restricts of the positions before it.
+        let first_alone = if lowest == single {
+            None
+        } else {
+            self.first_alone(ctx, single)
+        };
+        let before = first_alone.map_or(u64::MAX, |f| (1u64 << f) - 1);
+        for i in ones(narrow & before) {
+            // The variable keeps its single value; restricting to all of
+            // `single` is the same, as it holds no other.
+            ctx.restrict(self.vars[i], Domain::from_bits(single))?;
+        }
+        if first_alone.is_some() {
+            return Err(Conflict);
+        }
+        Ok(narrow != 0)
+    }
+
+    /// The first position whose domain holds two values of `single`.
+    #[cold]
+    fn first_alone(&self, ctx: &Ctx<'_>, single: u64) -> Option<usize> {
+        self.vars
+            .iter()
+            .position(|&x| !at_most_one(ctx.dom(x).bits() & single))
+    }
 }
 
 impl Propagator for EachValueHeld {
@@ -58,19 +130,12 @@ impl Propagator for EachValueHeld {
             if single == 0 {
                 return Ok(Status::Fixpoint);
             }
-            let mut changed = false;
-            for &x in self.vars.iter() {
-                let mine = ctx.dom(x).bits() & single;
-                if mine != 0 {
-                    // One variable cannot hold two values alone: restricting
-                    // to both leaves two values, then the next round finds the
-                    // other unheld and fails; fail now instead.
-                    if mine & mine.wrapping_sub(1) != 0 {
-                        return Err(Conflict);
-                    }
-                    changed |= ctx.restrict(x, Domain::from_bits(mine))?;
-                }
-            }
+            // Whether fixing changed a domain.
+            let changed = if self.vars.len() <= SMALL_GROUP {
+                self.fix_singles_branching(ctx, single)?
+            } else {
+                self.fix_singles(ctx, single)?
+            };
             // Fixing removed values from the fixed variables only; if none
             // was fixed anew, the counts stand.
             if !changed {
@@ -90,8 +155,82 @@ impl Propagator for EachValueHeld {
 
 #[cfg(test)]
 mod tests {
+    use super::EachValueHeld;
     use crate::Domain;
+    use crate::check::SplitMix64;
+    use crate::model::VarId;
     use crate::propagators::testing::Bench;
+    use crate::propagators::{Conflict, Ctx, PruneSink, Wakeups};
+
+    /// Every narrowing, as the trace would see it.
+    #[derive(Default)]
+    struct Prunings(Vec<(usize, u64, u64)>);
+
+    impl PruneSink for Prunings {
+        fn pruned(&mut self, x: VarId, before: Domain, after: Domain) {
+            self.0.push((x.index(), before.bits(), after.bits()));
+        }
+    }
+
+    type Fix = fn(&EachValueHeld, &mut Ctx<'_>, u64) -> Result<bool, Conflict>;
+    /// A fixer's result and the narrowings it made, in order.
+    type Run = (Result<bool, Conflict>, Vec<(usize, u64, u64)>);
+
+    /// Runs `fix` on `doms` with no wake-ups: its result and narrowings.
+    fn record(p: &EachValueHeld, doms: &mut [u64], single: u64, fix: Fix) -> Run {
+        // One queue word: wake-ups go through masks, all empty here.
+        let masks = vec![0u64; 3 * doms.len()];
+        let wakeups = Wakeups {
+            masks: &masks,
+            bounds: &[],
+            list: &[],
+        };
+        let mut queue = [0u64; 1];
+        let mut seen = Prunings::default();
+        let mut ctx = Ctx::new(doms, &mut [], &mut queue, wakeups, Some(&mut seen));
+        let result = fix(p, &mut ctx, single);
+        (result, seen.0)
+    }
+
+    #[test]
+    fn both_ways_of_fixing_sole_holders_make_the_same_restricts_in_order() {
+        // Groups of 2 to 12 positions over fewer variables (so some repeat)
+        // and random domains: whatever the group size, the branch-free way
+        // must agree with the branching one on the result, every narrowing
+        // and its order.
+        let mut rng = SplitMix64::new(3);
+        let (mut fixed, mut conflicts) = (0, 0);
+        for _ in 0..20_000 {
+            let n = 2 + rng.below(11);
+            let m = 2 + rng.below(n);
+            let vars: std::sync::Arc<[VarId]> =
+                (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
+            let mut doms: Vec<u64> = (0..m)
+                .map(|_| (0..1 + rng.below(4)).fold(0, |d, _| d | 1 << rng.below(10)))
+                .collect();
+            let (mut once, mut twice) = (0u64, 0u64);
+            for x in vars.iter() {
+                twice |= once & doms[x.index()];
+                once |= doms[x.index()];
+            }
+            let single = once & !twice;
+            let p = EachValueHeld {
+                vars,
+                values: Domain::from_bits(once),
+            };
+            let mut other = doms.clone();
+            let a = record(&p, &mut doms, single, EachValueHeld::fix_singles_branching);
+            let b = record(&p, &mut other, single, EachValueHeld::fix_singles);
+            assert_eq!(a, b, "group {p:?}");
+            assert_eq!(doms, other, "group {p:?}");
+            fixed += usize::from(a.0 == Ok(true));
+            conflicts += usize::from(a.0.is_err());
+        }
+        assert!(
+            fixed > 1000 && conflicts > 1000,
+            "the cases cover both outcomes"
+        );
+    }
 
     #[test]
     fn fixes_the_only_holder() {
