@@ -151,6 +151,41 @@ fn sudoku_sets(c: &mut Criterion) {
             }
         })
     });
+    // Per puzzle: the easiest, the median and the hardest of the 95 by the
+    // size of their search trees (a deterministic stand-in for ranking them
+    // by time, which would depend on the machine).
+    let mut by_nodes: Vec<(u64, usize)> = puzzles
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let stats = Solver::new(m)
+                .solve(&SearchOptions::default(), Mode::AtMost(2))
+                .stats;
+            (stats.nodes, i)
+        })
+        .collect();
+    by_nodes.sort_unstable();
+    let picks = [
+        ("easiest", by_nodes[0]),
+        ("median", by_nodes[by_nodes.len() / 2]),
+        ("hardest", by_nodes[by_nodes.len() - 1]),
+    ];
+    for (name, (nodes, i)) in picks {
+        let id = format!("{name}-{nodes}-nodes");
+        group.bench_with_input(
+            BenchmarkId::new("top95/unique-check", id),
+            &puzzles[i],
+            |b, m| {
+                b.iter(|| {
+                    black_box(
+                        Solver::new(m)
+                            .solve(&SearchOptions::default(), Mode::AtMost(2))
+                            .stats,
+                    )
+                })
+            },
+        );
+    }
     group.finish();
 }
 
