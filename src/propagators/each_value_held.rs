@@ -115,18 +115,22 @@ impl Propagator for EachValueHeld {
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
         let must = self.values.bits();
         loop {
-            let (mut once, mut twice) = (0u64, 0u64);
+            let (mut once, mut twice, mut settled) = (0u64, 0u64, 0u64);
             for &x in self.vars.iter() {
                 let d = ctx.dom(x).bits();
                 twice |= once & d;
                 once |= d;
+                // The values of fixed variables, without a branch.
+                settled |= d & u64::from(at_most_one(d)).wrapping_neg();
             }
             // A value nobody can take can never be held.
             if must & !once != 0 {
                 return Err(Conflict);
             }
-            // A value exactly one variable can take must be that variable's.
-            let single = must & once & !twice;
+            // A value exactly one variable can take must be that variable's;
+            // a fixed variable's own value already is, so fixing it again
+            // would change nothing.
+            let single = must & once & !twice & !settled;
             if single == 0 {
                 return Ok(Status::Fixpoint);
             }
