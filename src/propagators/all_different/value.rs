@@ -30,8 +30,10 @@ impl AllDifferentValue {
     /// round: each open position in turn loses the taken values and, if
     /// that leaves it fixed (or its variable was fixed through another
     /// position), joins the next round's fresh ones.
-    fn one_pass(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        let offset = |i: usize| self.offsets.get(i).copied().unwrap_or(0);
+    fn one_pass<const SHIFTED: bool>(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        // Without offsets (`SHIFTED` false, the list is empty) every shift
+        // is by zero, and compiles away.
+        let offset = |i: usize| if SHIFTED { self.offsets[i] } else { 0 };
         let all = u64::MAX >> (64 - self.vars.len());
         // Bit i set: position i is fixed and its value is gone from the others.
         let mut open = !ctx.state()[0] & all;
@@ -279,7 +281,7 @@ impl Propagator for AllDifferentValue {
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
         if self.vars.len() <= SMALL_GROUP {
-            self.one_pass(ctx)
+            self.small(ctx)
         } else {
             self.in_rounds(ctx)
         }
@@ -291,6 +293,16 @@ impl Propagator for AllDifferentValue {
 }
 
 impl AllDifferentValue {
+    /// The whole run for a small group: [`Self::one_pass`], with or
+    /// without shifts.
+    fn small(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        if self.offsets.is_empty() {
+            self.one_pass::<false>(ctx)
+        } else {
+            self.one_pass::<true>(ctx)
+        }
+    }
+
     /// The whole run for a larger group: its shape, then [`Self::filter`]
     /// in the matching offset mode. Needs two state words.
     fn in_rounds(&self, ctx: &mut Ctx<'_>) -> Propagation {
@@ -394,7 +406,7 @@ mod tests {
                 }
                 doms[x] = pick & pick.wrapping_neg();
                 let mut by_rounds = doms.clone();
-                let a = record(&mut doms, &mut one, |ctx| p.one_pass(ctx));
+                let a = record(&mut doms, &mut one, |ctx| p.small(ctx));
                 let b = record(&mut by_rounds, &mut rounds, |ctx| p.in_rounds(ctx));
                 assert_eq!(a, b, "group {p:?}");
                 if a.0.is_err() {
