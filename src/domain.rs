@@ -110,9 +110,11 @@ impl Domain {
     /// Whether exactly one value is possible.
     #[inline]
     pub const fn is_fixed(self) -> bool {
-        // x & (x - 1) clears the lowest set bit: zero afterwards means at most
-        // one bit was set.
-        self.0 != 0 && self.0 & self.0.wrapping_sub(1) == 0
+        // Shifting out the trailing zeros leaves exactly 1 for one bit (and 0
+        // for none: a shift by 64 wraps to 0). `x & (x - 1) == 0` says the
+        // same, but LLVM turns it into a population count, a dozen
+        // instructions on the default x86-64 target.
+        self.0.wrapping_shr(self.0.trailing_zeros()) == 1
     }
 
     /// The number of possible values.

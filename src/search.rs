@@ -653,7 +653,9 @@ fn first_fail(doms: &[u64]) -> Option<usize> {
             continue;
         }
         // Exactly two values: nothing smaller is open, so nothing beats it.
-        if rest & rest.wrapping_sub(1) == 0 {
+        // (`rest` shifted past its trailing zeros is 1: not written as
+        // `rest & (rest - 1) == 0`, which LLVM turns into a population count.)
+        if rest.wrapping_shr(rest.trailing_zeros()) == 1 {
             return Some(i);
         }
         let smaller = match best {
