@@ -113,7 +113,8 @@ struct Slot {
     origin: ConstraintId,
     /// The queue order: priority class, then constraint id.
     key: u64,
-    /// Where its state words are in a search state.
+    /// Where its state words are among the propagators' state words (which
+    /// follow the domains in a search state).
     words: (u32, u32),
 }
 
@@ -187,7 +188,9 @@ impl Engine {
             self.by_constraint[slot.origin.index()] = Some(p as u32);
             let prop = slot.prop.as_dyn();
             let state_words = prop.state_words() as u32;
-            slot.words = (next_word, next_word + state_words);
+            // Relative to the propagator state, which follows the domains.
+            let at = next_word - vars as u32;
+            slot.words = (at, at + state_words);
             next_word += state_words;
             self.subs.begin(p as u32);
             prop.subscribe(&mut self.subs);
@@ -365,45 +368,53 @@ impl Engine {
         };
         let (queue, rest) = self.bits.split_at_mut(self.words);
         let enabled = &rest[..self.words];
+        if !O::PROPAGATION {
+            // One context for the whole loop: only the running propagator's
+            // state words change from one run to the next.
+            let mut ctx = Ctx::new(doms, prop_state, queue, wakeups, None);
+            let mut runs = 0;
+            let result = loop {
+                let Some((word, bit)) = pop(ctx.queue(), enabled) else {
+                    break Ok(());
+                };
+                runs += 1;
+                let slot = &self.props[word * 64 + bit];
+                ctx.run_as(slot.words);
+                match slot.prop.propagate(&mut ctx) {
+                    // Fixpoint: whatever queued p since it was popped was p itself.
+                    Ok(Status::Fixpoint) => ctx.queue()[word] &= !(1u64 << bit),
+                    Ok(Status::Changed) => {}
+                    Err(_) => {
+                        ctx.queue().fill(0);
+                        observer.conflict(slot.origin);
+                        break Err(slot.origin);
+                    }
+                }
+            };
+            self.propagations += runs;
+            return result;
+        }
         loop {
-            // Pop the lowest queued propagator.
-            let Some(word) = queue.iter().position(|&w| w != 0) else {
+            let Some((word, bit)) = pop(queue, enabled) else {
                 return Ok(());
             };
-            let bits = queue[word];
-            let bit = bits.trailing_zeros() as usize;
-            queue[word] = bits & (bits - 1);
-            // A disabled propagator may have been woken: drop it.
-            if enabled[word] >> bit & 1 == 0 {
-                continue;
-            }
-            let p = word * 64 + bit;
             self.propagations += 1;
-
-            let slot = &self.props[p];
+            let slot = &self.props[word * 64 + bit];
             let (start, end) = slot.words;
-            let state = &mut prop_state[start as usize - self.vars..end as usize - self.vars];
+            let state = &mut prop_state[start as usize..end as usize];
             let by = slot.origin;
-            let result = if O::PROPAGATION {
-                let mut sink = Forward {
-                    observer: &mut *observer,
-                    by,
-                };
-                let mut ctx = Ctx::new(doms, state, queue, wakeups, Some(&mut sink));
-                slot.prop.propagate(&mut ctx)
-            } else {
-                let mut ctx = Ctx::new(doms, state, queue, wakeups, None);
-                slot.prop.propagate(&mut ctx)
+            let mut sink = Forward {
+                observer: &mut *observer,
+                by,
             };
-            match result {
+            let mut ctx = Ctx::new(doms, state, queue, wakeups, Some(&mut sink));
+            match slot.prop.propagate(&mut ctx) {
                 Ok(status) => {
                     // Fixpoint: whatever queued p since it was popped was p itself.
                     if status == Status::Fixpoint {
                         queue[word] &= !(1u64 << bit);
                     }
-                    if O::PROPAGATION {
-                        observer.propagated(by);
-                    }
+                    observer.propagated(by);
                 }
                 Err(_) => {
                     queue.fill(0);
@@ -546,6 +557,21 @@ fn subsumed_pairs(model: &Model, by_constraint: &[Option<u32>], pairs: &mut Vec<
         });
         if let Some(by) = by {
             pairs.push((p, by));
+        }
+    }
+}
+
+/// Pops the lowest queued propagator that is enabled, as `(word, bit)`,
+/// dropping the disabled ones it meets (they may have been woken).
+#[inline(always)]
+fn pop(queue: &mut [u64], enabled: &[u64]) -> Option<(usize, usize)> {
+    loop {
+        let word = queue.iter().position(|&w| w != 0)?;
+        let bits = queue[word];
+        let bit = bits.trailing_zeros() as usize;
+        queue[word] = bits & (bits - 1);
+        if enabled[word] >> bit & 1 == 1 {
+            return Some((word, bit));
         }
     }
 }

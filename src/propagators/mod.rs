@@ -273,8 +273,10 @@ impl Wakeups<'_> {
 pub struct Ctx<'a> {
     /// The current domains, as raw bits, indexed by variable.
     doms: &'a mut [u64],
-    /// This propagator's own state words.
+    /// Every propagator's state words; the running one's are `state[run]`.
     state: &'a mut [u64],
+    /// Where the running propagator's state words are in `state`.
+    run: (u32, u32),
     /// The queue: one bit a propagator id.
     queue: &'a mut [u64],
     wakeups: Wakeups<'a>,
@@ -297,13 +299,29 @@ impl<'a> Ctx<'a> {
         wakeups: Wakeups<'a>,
         sink: Option<&'a mut dyn PruneSink>,
     ) -> Ctx<'a> {
+        let run = (0, state.len() as u32);
         Ctx {
             doms,
             state,
+            run,
             queue,
             wakeups,
             sink,
         }
+    }
+
+    /// Makes `state[words.0..words.1]` of the state handed to
+    /// [`Ctx::new`] the running propagator's own: one context serves a
+    /// whole fixpoint loop.
+    #[inline(always)]
+    pub(crate) fn run_as(&mut self, words: (u32, u32)) {
+        self.run = words;
+    }
+
+    /// The queue, for the engine's fixpoint loop.
+    #[inline(always)]
+    pub(crate) fn queue(&mut self) -> &mut [u64] {
+        self.queue
     }
 
     /// The current domain of `x`.
@@ -337,7 +355,7 @@ impl<'a> Ctx<'a> {
     /// saved and restored with the domains.
     #[inline]
     pub fn state(&mut self) -> &mut [u64] {
-        self.state
+        &mut self.state[self.run.0 as usize..self.run.1 as usize]
     }
 
     /// Narrows `x` to the values also in `keep`. Returns whether the domain
