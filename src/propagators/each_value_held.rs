@@ -164,36 +164,16 @@ mod tests {
     use crate::check::SplitMix64;
     use crate::model::VarId;
     use crate::propagators::testing::Bench;
-    use crate::propagators::{Conflict, Ctx, PruneSink, Wakeups};
-
-    /// Every narrowing, as the trace would see it.
-    #[derive(Default)]
-    struct Prunings(Vec<(usize, u64, u64)>);
-
-    impl PruneSink for Prunings {
-        fn pruned(&mut self, x: VarId, before: Domain, after: Domain) {
-            self.0.push((x.index(), before.bits(), after.bits()));
-        }
-    }
+    use crate::propagators::testing::record;
+    use crate::propagators::{Conflict, Ctx};
 
     type Fix = fn(&EachValueHeld, &mut Ctx<'_>, u64) -> Result<bool, Conflict>;
     /// A fixer's result and the narrowings it made, in order.
     type Run = (Result<bool, Conflict>, Vec<(usize, u64, u64)>);
 
     /// Runs `fix` on `doms` with no wake-ups: its result and narrowings.
-    fn record(p: &EachValueHeld, doms: &mut [u64], single: u64, fix: Fix) -> Run {
-        // One queue word: wake-ups go through masks, all empty here.
-        let masks = vec![0u64; 3 * doms.len()];
-        let wakeups = Wakeups {
-            masks: &masks,
-            bounds: &[],
-            list: &[],
-        };
-        let mut queue = [0u64; 1];
-        let mut seen = Prunings::default();
-        let mut ctx = Ctx::new(doms, &mut [], &mut queue, wakeups, Some(&mut seen));
-        let result = fix(p, &mut ctx, single);
-        (result, seen.0)
+    fn record_fix(p: &EachValueHeld, doms: &mut [u64], single: u64, fix: Fix) -> Run {
+        record(doms, &mut [], |ctx| fix(p, ctx, single))
     }
 
     #[test]
@@ -223,8 +203,8 @@ mod tests {
                 values: Domain::from_bits(once),
             };
             let mut other = doms.clone();
-            let a = record(&p, &mut doms, single, EachValueHeld::fix_singles_branching);
-            let b = record(&p, &mut other, single, EachValueHeld::fix_singles);
+            let a = record_fix(&p, &mut doms, single, EachValueHeld::fix_singles_branching);
+            let b = record_fix(&p, &mut other, single, EachValueHeld::fix_singles);
             assert_eq!(a, b, "group {p:?}");
             assert_eq!(doms, other, "group {p:?}");
             fixed += usize::from(a.0 == Ok(true));

@@ -2,7 +2,8 @@
 //! `x1`, ... with given ranges, run to the root fixpoint, then domains
 //! checked by their printed form.
 
-use crate::{ConstraintId, Engine, Model, VarId};
+use crate::propagators::{Ctx, PruneSink, Wakeups};
+use crate::{ConstraintId, Domain, Engine, Model, VarId};
 
 pub(crate) struct Bench {
     pub(crate) model: Model,
@@ -44,4 +45,35 @@ impl Bench {
             self.model.name(x)
         );
     }
+}
+
+/// Every narrowing, as the trace would see it: variable index, before, after.
+#[derive(Default)]
+struct Prunings(Vec<(usize, u64, u64)>);
+
+impl PruneSink for Prunings {
+    fn pruned(&mut self, x: VarId, before: Domain, after: Domain) {
+        self.0.push((x.index(), before.bits(), after.bits()));
+    }
+}
+
+/// Runs `run` on the domains `doms` and propagator state `state`, with no
+/// wake-ups, and returns its result and the narrowings it made, in order.
+pub(crate) fn record<R>(
+    doms: &mut [u64],
+    state: &mut [u64],
+    run: impl FnOnce(&mut Ctx<'_>) -> R,
+) -> (R, Vec<(usize, u64, u64)>) {
+    // One queue word: wake-ups go through masks, all empty here.
+    let masks = vec![0u64; 3 * doms.len()];
+    let wakeups = Wakeups {
+        masks: &masks,
+        bounds: &[],
+        list: &[],
+    };
+    let mut queue = [0u64; 1];
+    let mut seen = Prunings::default();
+    let mut ctx = Ctx::new(doms, state, &mut queue, wakeups, Some(&mut seen));
+    let result = run(&mut ctx);
+    (result, seen.0)
 }

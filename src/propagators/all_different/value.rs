@@ -331,41 +331,9 @@ mod tests {
     use super::AllDifferentValue;
     use crate::Strength;
     use crate::check::SplitMix64;
-    use crate::domain::Domain;
     use crate::model::VarId;
     use crate::propagators::testing::Bench;
-    use crate::propagators::{Ctx, Propagation, PruneSink, Wakeups};
-
-    /// Every narrowing, as the trace would see it.
-    #[derive(Default)]
-    struct Prunings(Vec<(usize, u64, u64)>);
-
-    impl PruneSink for Prunings {
-        fn pruned(&mut self, x: VarId, before: Domain, after: Domain) {
-            self.0.push((x.index(), before.bits(), after.bits()));
-        }
-    }
-
-    /// Runs `run` on the domains `doms` and state `state` with no wake-ups
-    /// and returns its result and the narrowings it made, in order.
-    fn record(
-        doms: &mut [u64],
-        state: &mut [u64],
-        run: impl FnOnce(&mut Ctx<'_>) -> Propagation,
-    ) -> (Propagation, Vec<(usize, u64, u64)>) {
-        // One queue word: wake-ups go through masks, all empty here.
-        let masks = vec![0u64; 3 * doms.len()];
-        let wakeups = Wakeups {
-            masks: &masks,
-            bounds: &[],
-            list: &[],
-        };
-        let mut queue = [0u64; 1];
-        let mut seen = Prunings::default();
-        let mut ctx = Ctx::new(doms, state, &mut queue, wakeups, Some(&mut seen));
-        let result = run(&mut ctx);
-        (result, seen.0)
-    }
+    use crate::propagators::testing::record;
 
     #[test]
     fn in_rounds_makes_the_one_pass_restricts_in_the_same_order() {
