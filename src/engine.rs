@@ -87,6 +87,9 @@ pub struct Engine {
     wake_list: Vec<u32>,
     /// Subscriber masks instead of the lists, when the queue has at most
     /// [`MASK_WORDS`] words (see [`Wakeups::masks`]).
+    wake_masks_all: Vec<u64>,
+    /// The same less the disabled propagators, so that a disabled one is
+    /// never queued; empty while every propagator is enabled.
     wake_masks: Vec<u64>,
     /// Three bitsets over propagator ids, `words` words each: the queue
     /// (waiting to run), the enabled propagators (a disabled one is never
@@ -131,6 +134,7 @@ impl Engine {
             wake_bounds: Vec::new(),
             wake_list: Vec::new(),
             wake_masks: Vec::new(),
+            wake_masks_all: Vec::new(),
             bits: Vec::new(),
             words: 0,
             subsumed: Vec::new(),
@@ -183,6 +187,7 @@ impl Engine {
         self.wake_bounds.clear();
         self.wake_list.clear();
         self.wake_masks.clear();
+        self.wake_masks_all.clear();
         let words = self.props.len().div_ceil(64);
         for (p, slot) in self.props.iter_mut().enumerate() {
             self.by_constraint[slot.origin.index()] = Some(p as u32);
@@ -198,13 +203,14 @@ impl Engine {
         if words <= MASK_WORDS {
             // A subscription to an event is woken by it and by every
             // stronger one (Changed by all three, Fixed by Fixed alone).
-            self.wake_masks.resize(vars * 3 * words, 0);
+            self.wake_masks_all.resize(vars * 3 * words, 0);
             for &(x, e, p) in self.subs.all() {
                 let first = bucket(x, e);
                 for b in first..3 * x.index() + 3 {
-                    self.wake_masks[b * words + p as usize / 64] |= 1 << (p % 64);
+                    self.wake_masks_all[b * words + p as usize / 64] |= 1 << (p % 64);
                 }
             }
+            self.wake_masks.extend_from_slice(&self.wake_masks_all);
         } else {
             // A counting sort into lists: `wake_bounds[b + 1]` counts bucket
             // b's subscribers, prefix sums make `wake_bounds[b]` bucket b's
@@ -329,7 +335,7 @@ impl Engine {
         if new != old {
             self.state[i] = new;
             let wakeups = Wakeups {
-                masks: &self.wake_masks,
+                masks: enabled_masks(&self.wake_masks, &self.wake_masks_all),
                 bounds: &self.wake_bounds,
                 list: &self.wake_list,
             };
@@ -362,12 +368,18 @@ impl Engine {
     ) -> Result<(), ConstraintId> {
         let (doms, prop_state) = self.state[..self.width].split_at_mut(self.vars);
         let wakeups = Wakeups {
-            masks: &self.wake_masks,
+            masks: enabled_masks(&self.wake_masks, &self.wake_masks_all),
             bounds: &self.wake_bounds,
             list: &self.wake_list,
         };
         let (queue, rest) = self.bits.split_at_mut(self.words);
-        let enabled = &rest[..self.words];
+        // With masks, a disabled propagator is never queued (see
+        // `update_enabled`); with lists it may be, and is dropped when popped.
+        let enabled = if self.words <= MASK_WORDS {
+            None
+        } else {
+            Some(&rest[..self.words])
+        };
         if !O::PROPAGATION {
             // One context for the whole loop: only the running propagator's
             // state words change from one run to the next.
@@ -488,6 +500,16 @@ impl Engine {
                 self.bits[words + redundant as usize / 64] &= !(1u64 << (redundant % 64));
             }
         }
+        // The masks wake enabled propagators only: while all are, the full
+        // masks serve (and `wake_masks` stays empty); else a filtered copy.
+        let enabled = &self.bits[words..2 * words];
+        let on: usize = enabled.iter().map(|w| w.count_ones() as usize).sum();
+        self.wake_masks.clear();
+        if on < self.props.len() && !self.wake_masks_all.is_empty() {
+            let full = &self.wake_masks_all;
+            let filtered = full.iter().enumerate().map(|(k, m)| m & enabled[k % words]);
+            self.wake_masks.extend(filtered);
+        }
     }
 
     /// Whether constraint `c` takes part in propagation.
@@ -561,16 +583,23 @@ fn subsumed_pairs(model: &Model, by_constraint: &[Option<u32>], pairs: &mut Vec<
     }
 }
 
-/// Pops the lowest queued propagator that is enabled, as `(word, bit)`,
-/// dropping the disabled ones it meets (they may have been woken).
+/// The subscriber masks that wake enabled propagators only: the filtered
+/// ones if some propagator is disabled, else the full ones.
+#[inline]
+fn enabled_masks<'a>(filtered: &'a [u64], full: &'a [u64]) -> &'a [u64] {
+    if filtered.is_empty() { full } else { filtered }
+}
+
+/// Pops the lowest queued propagator, as `(word, bit)`; given the enabled
+/// set, drops the disabled ones it meets (they may have been woken).
 #[inline(always)]
-fn pop(queue: &mut [u64], enabled: &[u64]) -> Option<(usize, usize)> {
+fn pop(queue: &mut [u64], enabled: Option<&[u64]>) -> Option<(usize, usize)> {
     loop {
         let word = queue.iter().position(|&w| w != 0)?;
         let bits = queue[word];
         let bit = bits.trailing_zeros() as usize;
         queue[word] = bits & (bits - 1);
-        if enabled[word] >> bit & 1 == 1 {
+        if enabled.is_none_or(|on| on[word] >> bit & 1 == 1) {
             return Some((word, bit));
         }
     }
