@@ -571,7 +571,7 @@ fn subsumed_pairs(model: &Model, by_constraint: &[Option<u32>], pairs: &mut Vec<
                 strength: Strength::Domain,
             } if group.len() == vars.len()
                 && offsets.iter().all(|&o| o == 0)
-                && vars.iter().all(|x| group.contains(x)) =>
+                && (group == vars || vars.iter().all(|x| group.contains(x))) =>
             {
                 by_constraint[other.index()]
             }
