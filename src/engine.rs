@@ -188,7 +188,9 @@ impl Engine {
         self.wake_list.clear();
         self.wake_masks.clear();
         self.wake_masks_all.clear();
-        let words = self.props.len().div_ceil(64);
+        let n = self.props.len();
+        let words = n.div_ceil(64);
+        self.words = words;
         for (p, slot) in self.props.iter_mut().enumerate() {
             self.by_constraint[slot.origin.index()] = Some(p as u32);
             let prop = slot.prop.as_dyn();
@@ -210,7 +212,6 @@ impl Engine {
                     self.wake_masks_all[b * words + p as usize / 64] |= 1 << (p % 64);
                 }
             }
-            self.wake_masks.extend_from_slice(&self.wake_masks_all);
         } else {
             // A counting sort into lists: `wake_bounds[b + 1]` counts bucket
             // b's subscribers, prefix sums make `wake_bounds[b]` bucket b's
@@ -242,9 +243,6 @@ impl Engine {
         self.state.resize(width, 0);
         self.state.extend_from_within(..width);
 
-        let n = self.props.len();
-        let words = n.div_ceil(64);
-        self.words = words;
         self.bits.clear();
         self.bits.resize(3 * words, 0);
         let wanted = &mut self.bits[2 * words..];

@@ -332,8 +332,7 @@ mod tests {
     use crate::Strength;
     use crate::check::SplitMix64;
     use crate::model::VarId;
-    use crate::propagators::testing::Bench;
-    use crate::propagators::testing::record;
+    use crate::propagators::testing::{Bench, record};
 
     #[test]
     fn in_rounds_makes_the_one_pass_restricts_in_the_same_order() {
