@@ -4,7 +4,9 @@
 //! # State
 //!
 //! The whole search state is one `Vec<u64>`: the domains (one word a
-//! variable, in declaration order) followed by the propagators' state words.
+//! variable, in declaration order), a bitset of the fixed variables (so a
+//! propagator finds them without reading every domain), then the
+//! propagators' state words.
 //! Saving and restoring a search node is one copy of that slice
 //! ([`Engine::save`], [`Engine::restore`]); nothing is trailed.
 //!
@@ -40,6 +42,7 @@ use crate::observer::Observer;
 use crate::propagators::{
     AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
     Event, InSet, Less, MASK_WORDS, NotDistance, Offset, PruneSink, Status, Subscriptions, Wakeups,
+    fixed_bits,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -67,6 +70,9 @@ pub struct Engine {
     model: u32,
     /// The number of variables: `state[..vars]` are the domains.
     vars: usize,
+    /// Words of the fixed-variable bitset, `state[vars..vars + fixed_words]`:
+    /// bit `i` is set when variable `i` has one value.
+    fixed_words: usize,
     /// The words of one search state: the domains, then the propagators'
     /// state words.
     width: usize,
@@ -127,6 +133,7 @@ impl Engine {
         let mut engine = Engine {
             model: model.tag(),
             vars: 0,
+            fixed_words: 0,
             width: 0,
             state: Vec::new(),
             props: Vec::new(),
@@ -152,6 +159,7 @@ impl Engine {
         let vars = model.len();
         self.model = model.tag();
         self.vars = vars;
+        self.fixed_words = vars.div_ceil(64);
         self.propagations = 0;
         let constraints = model.constraint_count();
         self.by_constraint.clear();
@@ -180,7 +188,8 @@ impl Engine {
         // State words, and the subscriptions of every propagator in queue
         // order (reserved up front: growing a vector by pushes costs more
         // than the whole build of a small model).
-        let mut next_word = vars as u32;
+        let prop_start = (vars + self.fixed_words) as u32;
+        let mut next_word = prop_start;
         let occurrences: usize = model.constraints().map(|(_, c)| c.arity()).sum();
         self.subs.clear();
         self.subs.reserve(occurrences);
@@ -195,8 +204,9 @@ impl Engine {
             self.by_constraint[slot.origin.index()] = Some(p as u32);
             let prop = slot.prop.as_dyn();
             let state_words = prop.state_words() as u32;
-            // Relative to the propagator state, which follows the domains.
-            let at = next_word - vars as u32;
+            // Relative to the propagator state, which follows the domains
+            // and the fixed-variable bitset.
+            let at = next_word - prop_start;
             slot.words = (at, at + state_words);
             next_word += state_words;
             self.subs.begin(p as u32);
@@ -241,6 +251,8 @@ impl Engine {
         self.state.reserve(2 * width);
         self.state.extend(model.domains().iter().map(|d| d.bits()));
         self.state.resize(width, 0);
+        let (doms, rest) = self.state.split_at_mut(vars);
+        fixed_bits(doms, &mut rest[..self.fixed_words]);
         self.state.extend_from_within(..width);
 
         self.bits.clear();
@@ -337,7 +349,8 @@ impl Engine {
                 bounds: &self.wake_bounds,
                 list: &self.wake_list,
             };
-            wakeups.wake(&mut self.bits[..self.words], i, old, new);
+            let fixed = &mut self.state[self.vars..][..self.fixed_words];
+            wakeups.wake(&mut self.bits[..self.words], fixed, i, old, new);
         }
         true
     }
@@ -364,7 +377,8 @@ impl Engine {
         &mut self,
         observer: &mut O,
     ) -> Result<(), ConstraintId> {
-        let (doms, prop_state) = self.state[..self.width].split_at_mut(self.vars);
+        let (doms, rest) = self.state[..self.width].split_at_mut(self.vars);
+        let (fixed, prop_state) = rest.split_at_mut(self.fixed_words);
         let wakeups = Wakeups {
             masks: enabled_masks(&self.wake_masks, &self.wake_masks_all),
             bounds: &self.wake_bounds,
@@ -381,7 +395,7 @@ impl Engine {
         if !O::PROPAGATION {
             // One context for the whole loop: only the running propagator's
             // state words change from one run to the next.
-            let mut ctx = Ctx::new(doms, prop_state, queue, wakeups, None);
+            let mut ctx = Ctx::new(doms, fixed, prop_state, queue, wakeups, None);
             let mut runs = 0;
             let result = loop {
                 let Some((word, bit)) = pop(ctx.queue(), enabled) else {
@@ -417,7 +431,7 @@ impl Engine {
                 observer: &mut *observer,
                 by,
             };
-            let mut ctx = Ctx::new(doms, state, queue, wakeups, Some(&mut sink));
+            let mut ctx = Ctx::new(doms, fixed, state, queue, wakeups, Some(&mut sink));
             match slot.prop.propagate(&mut ctx) {
                 Ok(status) => {
                     // Fixpoint: whatever queued p since it was popped was p itself.
@@ -663,7 +677,7 @@ fn build(constraint: &Constraint) -> Option<AnyPropagator> {
             };
             Some(match strength {
                 Strength::Value => {
-                    AnyPropagator::AllDifferentValue(AllDifferentValue { vars, offsets })
+                    AnyPropagator::AllDifferentValue(AllDifferentValue::new(vars, offsets))
                 }
                 Strength::Domain => {
                     let repeats = (0..vars.len()).any(|i| vars[..i].contains(&vars[i]));
@@ -769,6 +783,61 @@ mod tests {
                     .enumerate()
                     .all(|(i, &x)| engine.dom(x) == Domain::singleton(i as u8 + 4))
             );
+        }
+    }
+
+    #[test]
+    fn fixed_bitset_marks_exactly_the_one_value_domains() {
+        // 150 variables (three bitset words), random clues and groups,
+        // random search decisions: after every fixpoint, restore and reset
+        // the bitset must say which domains have one value.
+        use crate::check::SplitMix64;
+        let mut rng = SplitMix64::new(11);
+        let fixed_ok = |e: &Engine| {
+            let mut expected = vec![0u64; e.fixed_words];
+            fixed_bits(e.domain_bits(), &mut expected);
+            e.state[e.vars..e.vars + e.fixed_words] == expected[..]
+        };
+        for round in 0..40 {
+            let mut m = Model::new();
+            let xs: Vec<VarId> = (0..150)
+                .map(|i| {
+                    let (lo, hi) = (rng.below(3) as i64, 3 + rng.below(4) as i64);
+                    m.int_var(&format!("x{i}"), lo, hi).expect("valid")
+                })
+                .collect();
+            for _ in 0..60 {
+                let (x, y) = (xs[rng.below(150)], xs[rng.below(150)]);
+                match rng.below(3) {
+                    0 => m.offset(x, y, rng.below(3) as i64 - 1),
+                    1 => m.less(x, y),
+                    _ => m.distance(x, y, 1),
+                }
+                .expect("valid");
+            }
+            let start = rng.below(140);
+            m.all_different(&xs[start..start + 7], Strength::Value)
+                .expect("valid");
+            let mut engine = Engine::new(&m);
+            assert!(fixed_ok(&engine), "round {round}: at the root");
+            let mut saved = vec![0; engine.state_len()];
+            if engine.propagate().is_err() {
+                continue;
+            }
+            engine.save(&mut saved);
+            for _ in 0..30 {
+                let x = xs[rng.below(150)];
+                let v = engine.dom(x).iter().nth(rng.below(3)).unwrap_or(0);
+                engine.restrict(x, Domain::singleton(v));
+                let ok = engine.propagate().is_ok();
+                assert!(fixed_ok(&engine) || !ok, "round {round}: after a fixpoint");
+                if !ok {
+                    engine.restore(&saved);
+                    assert!(fixed_ok(&engine), "round {round}: after a restore");
+                }
+            }
+            engine.reset();
+            assert!(fixed_ok(&engine), "round {round}: after a reset");
         }
     }
 

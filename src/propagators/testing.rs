@@ -73,7 +73,16 @@ pub(crate) fn record<R>(
     };
     let mut queue = [0u64; 1];
     let mut seen = Prunings::default();
-    let mut ctx = Ctx::new(doms, state, &mut queue, wakeups, Some(&mut seen));
+    let mut fixed = vec![0u64; doms.len().div_ceil(64)];
+    super::fixed_bits(doms, &mut fixed);
+    let mut ctx = Ctx::new(
+        doms,
+        &mut fixed,
+        state,
+        &mut queue,
+        wakeups,
+        Some(&mut seen),
+    );
     let result = run(&mut ctx);
     (result, seen.0)
 }

@@ -23,9 +23,37 @@ pub(crate) struct AllDifferentValue {
     pub(crate) vars: Arc<[VarId]>,
     /// One offset a variable, or none at all when every offset is zero.
     pub(crate) offsets: Box<[i32]>,
+    /// `Some(first)` when the variables are `first, first + 1, ...` in
+    /// order (a group declared together, as most are): their fixed ones
+    /// are then one slice of the engine's fixed-variable bitset.
+    first: Option<usize>,
 }
 
 impl AllDifferentValue {
+    /// The propagator for `vars` with `offsets` (empty when all are zero).
+    pub(crate) fn new(vars: Arc<[VarId]>, offsets: Box<[i32]>) -> AllDifferentValue {
+        let first = vars[0].index();
+        let in_order = vars.iter().enumerate().all(|(i, x)| x.index() == first + i);
+        AllDifferentValue {
+            first: in_order.then_some(first),
+            vars,
+            offsets,
+        }
+    }
+
+    /// The positions of `open` whose variables are fixed.
+    #[inline(always)]
+    fn fixed_among(&self, ctx: &Ctx<'_>, open: u64) -> u64 {
+        if let Some(first) = self.first {
+            return ctx.fixed_range(first, self.vars.len()) & open;
+        }
+        let mut fixed = 0u64;
+        for i in ones(open) {
+            fixed |= u64::from(at_most_one(ctx.dom(self.vars[i]).bits())) << i;
+        }
+        fixed
+    }
+
     /// The whole run for a small group (see [`SMALL_GROUP`]), in one pass a
     /// round: each open position in turn loses the taken values and, if
     /// that leaves it fixed (or its variable was fixed through another
@@ -38,12 +66,7 @@ impl AllDifferentValue {
         // Bit i set: position i is fixed and its value is gone from the others.
         let mut open = !ctx.state()[0] & all;
         // The positions fixed since the last run.
-        let mut fresh = 0u64;
-        for i in ones(open) {
-            if at_most_one(ctx.dom(self.vars[i]).bits()) {
-                fresh |= 1 << i;
-            }
-        }
+        let mut fresh = self.fixed_among(ctx, open);
         while fresh != 0 {
             // Their shifted values. Two fresh positions on one value: fail.
             let mut taken = 0u64;
@@ -118,6 +141,16 @@ impl AllDifferentValue {
         let vars = &self.vars[..];
         let offsets = self.offsets_for::<M>();
         let (mut fresh, mut taken, mut clash) = (0u64, 0u64, 0u64);
+        if self.first.is_some() {
+            // The fixed positions are known: only their values are read.
+            fresh = self.fixed_among(ctx, open);
+            for i in ones(fresh) {
+                let v = up::<M>(ctx.dom(vars[i]).bits(), offsets, i);
+                clash |= taken & v;
+                taken |= v;
+            }
+            return (fresh, taken, clash);
+        }
         for i in ones(open) {
             let d = ctx.dom(vars[i]).bits();
             // Domains are never empty here, so one bit or less is one bit.
@@ -332,6 +365,7 @@ mod tests {
     use crate::Strength;
     use crate::check::SplitMix64;
     use crate::model::VarId;
+    use crate::propagators::Ctx;
     use crate::propagators::testing::{Bench, record};
 
     #[test]
@@ -352,7 +386,7 @@ mod tests {
             } else {
                 (0..n).map(|_| rng.below(9) as i32 - 3).collect()
             };
-            let p = AllDifferentValue { vars, offsets };
+            let p = AllDifferentValue::new(vars, offsets);
             repeated += usize::from(super::has_repeats(&p.vars));
             let mut doms: Vec<u64> = (0..m)
                 .map(|_| {
@@ -388,6 +422,46 @@ mod tests {
             repeated > 300 && conflicts > 300,
             "the cases cover repeats and conflicts"
         );
+    }
+
+    #[test]
+    fn a_group_in_declaration_order_prunes_as_the_scanning_way_does() {
+        // The same group twice, once known to be in declaration order (its
+        // fixed positions come from the bitset) and once not (it reads every
+        // domain): both sizes' ways must make the same restricts in order.
+        let mut rng = SplitMix64::new(9);
+        for _ in 0..4_000 {
+            let n = 2 + rng.below(11);
+            let first = rng.below(60);
+            let vars: std::sync::Arc<[VarId]> =
+                (0..n).map(|i| VarId::new(0, (first + i) as u32)).collect();
+            let offsets: Box<[i32]> = if rng.below(2) == 0 {
+                Box::default()
+            } else {
+                (0..n).map(|_| rng.below(5) as i32).collect()
+            };
+            let fast = AllDifferentValue::new(vars.clone(), offsets.clone());
+            assert_eq!(fast.first, Some(first));
+            let scanning = AllDifferentValue {
+                first: None,
+                ..fast.clone()
+            };
+            let doms: Vec<u64> = (0..first + n)
+                .map(|_| (0..1 + rng.below(3)).fold(0, |d, _| d | 1 << rng.below(12)))
+                .collect();
+            // Both ways of running suit any group size.
+            let ways: [fn(&AllDifferentValue, &mut Ctx<'_>) -> _; 2] =
+                [AllDifferentValue::small, AllDifferentValue::in_rounds];
+            for way in ways {
+                let (mut a_doms, mut b_doms) = (doms.clone(), doms.clone());
+                let (mut a_state, mut b_state) = ([0u64; 2], [0u64; 2]);
+                let a = record(&mut a_doms, &mut a_state, |ctx| way(&fast, ctx));
+                let b = record(&mut b_doms, &mut b_state, |ctx| way(&scanning, ctx));
+                assert_eq!(a, b, "group {fast:?}");
+                assert_eq!(a_doms, b_doms);
+                assert_eq!(a_state[0], b_state[0]);
+            }
+        }
     }
 
     #[test]
