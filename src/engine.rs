@@ -190,9 +190,6 @@ impl Engine {
         // than the whole build of a small model).
         let prop_start = (vars + self.fixed_words) as u32;
         let mut next_word = prop_start;
-        let occurrences: usize = model.constraints().map(|(_, c)| c.arity()).sum();
-        self.subs.clear();
-        self.subs.reserve(occurrences);
         self.wake_bounds.clear();
         self.wake_list.clear();
         self.wake_masks.clear();
@@ -200,6 +197,13 @@ impl Engine {
         let n = self.props.len();
         let words = n.div_ceil(64);
         self.words = words;
+        if words <= MASK_WORDS {
+            self.subs.write_masks(vars * 3, words);
+        } else {
+            let occurrences: usize = model.constraints().map(|(_, c)| c.arity()).sum();
+            self.subs.clear();
+            self.subs.reserve(occurrences);
+        }
         for (p, slot) in self.props.iter_mut().enumerate() {
             self.by_constraint[slot.origin.index()] = Some(p as u32);
             let prop = slot.prop.as_dyn();
@@ -213,15 +217,7 @@ impl Engine {
             prop.subscribe(&mut self.subs);
         }
         if words <= MASK_WORDS {
-            // A subscription to an event is woken by it and by every
-            // stronger one (Changed by all three, Fixed by Fixed alone).
-            self.wake_masks_all.resize(vars * 3 * words, 0);
-            for &(x, e, p) in self.subs.all() {
-                let first = bucket(x, e);
-                for b in first..3 * x.index() + 3 {
-                    self.wake_masks_all[b * words + p as usize / 64] |= 1 << (p % 64);
-                }
-            }
+            self.subs.swap_masks(&mut self.wake_masks_all);
         } else {
             // A counting sort into lists: `wake_bounds[b + 1]` counts bucket
             // b's subscribers, prefix sums make `wake_bounds[b]` bucket b's
@@ -518,9 +514,15 @@ impl Engine {
         let on: usize = enabled.iter().map(|w| w.count_ones() as usize).sum();
         self.wake_masks.clear();
         if on < self.props.len() && !self.wake_masks_all.is_empty() {
-            let full = &self.wake_masks_all;
-            let filtered = full.iter().enumerate().map(|(k, m)| m & enabled[k % words]);
-            self.wake_masks.extend(filtered);
+            self.wake_masks.extend_from_slice(&self.wake_masks_all);
+            if let [on] = *enabled {
+                // One word a bucket (the common case): a plain loop.
+                self.wake_masks.iter_mut().for_each(|m| *m &= on);
+            } else {
+                for bucket in self.wake_masks.chunks_exact_mut(words) {
+                    bucket.iter_mut().zip(enabled).for_each(|(m, on)| *m &= on);
+                }
+            }
         }
     }
 
@@ -839,6 +841,38 @@ mod tests {
             engine.reset();
             assert!(fixed_ok(&engine), "round {round}: after a reset");
         }
+    }
+
+    #[test]
+    fn a_switched_off_link_wakes_nobody_with_masks_of_several_words() {
+        // x0 < x1 < ... < x119 (two queue words, so the masks have two words
+        // a bucket): with link 60 switched off, the chain splits in two.
+        let mut m = Model::new();
+        let xs: Vec<VarId> = (0..120)
+            .map(|i| m.int_var(&format!("x{i}"), 0, 63).expect("valid"))
+            .collect();
+        let links: Vec<ConstraintId> = xs
+            .windows(2)
+            .map(|w| m.less(w[0], w[1]).expect("valid"))
+            .collect();
+        let mut engine = Engine::new(&m);
+        assert_eq!(engine.words, 2);
+        // The chain of 120 cannot fit 64 values: a conflict while all are on.
+        assert!(engine.propagate().is_err());
+        engine.set_enabled(links[60], false);
+        engine.reset();
+        engine.propagate().expect("no conflict");
+        assert_eq!(engine.dom(xs[60]), Domain::range(60, 63));
+        assert_eq!(engine.dom(xs[61]), Domain::range(0, 5));
+        assert_eq!(engine.dom(xs[119]), Domain::range(58, 63));
+        // Narrowing x60 from above may not reach x61 through the link.
+        assert!(engine.restrict(xs[60], Domain::singleton(60)));
+        engine.propagate().expect("no conflict");
+        assert_eq!(engine.dom(xs[0]), Domain::singleton(0));
+        assert_eq!(engine.dom(xs[61]), Domain::range(0, 5));
+        engine.set_enabled(links[60], true);
+        engine.reset();
+        assert!(engine.propagate().is_err());
     }
 
     #[test]

@@ -155,9 +155,14 @@ pub enum Priority {
 #[derive(Clone, Debug, Default)]
 pub struct Subscriptions {
     /// `(variable, event, propagator)`, for every propagator subscribed so
-    /// far; `owner` is the one subscribing now.
+    /// far; `owner` is the one subscribing now. Unused while `words` is set.
     list: Vec<(VarId, Event, u32)>,
     owner: u32,
+    /// When not zero, subscriptions go straight into subscriber masks of
+    /// this many words a bucket (see [`Wakeups::masks`]), not the list.
+    words: usize,
+    /// The masks written while `words` is set.
+    masks: Vec<u64>,
 }
 
 impl Subscriptions {
@@ -167,12 +172,44 @@ impl Subscriptions {
 
     /// Wakes the propagator when `x` has `event` (or a stronger one).
     pub fn on(&mut self, x: VarId, event: Event) {
-        self.list.push((x, event, self.owner));
+        if self.words == 0 {
+            self.list.push((x, event, self.owner));
+            return;
+        }
+        // A subscription to an event is woken by it and by every stronger
+        // one (Changed by all three, Fixed by Fixed alone). A variable the
+        // model lacks has no buckets (posting checked the variables, so
+        // only a propagator that subscribes differently the second time
+        // gets here): it can never change, so nothing is lost.
+        let (word, bit) = (self.owner as usize / 64, 1u64 << (self.owner % 64));
+        let first = 3 * x.index() + event as usize;
+        for b in first..3 * x.index() + 3 {
+            if let Some(m) = self.masks.get_mut(b * self.words + word) {
+                *m |= bit;
+            }
+        }
     }
 
-    /// Forgets every subscription, keeping the storage.
+    /// Forgets every subscription, keeping the storage, and collects the
+    /// next ones into the list.
     pub(crate) fn clear(&mut self) {
         self.list.clear();
+        self.words = 0;
+    }
+
+    /// Forgets every subscription and writes the next ones straight into
+    /// `buckets` subscriber masks of `words` words each, all empty.
+    pub(crate) fn write_masks(&mut self, buckets: usize, words: usize) {
+        self.clear();
+        self.words = words;
+        self.masks.clear();
+        self.masks.resize(buckets * words, 0);
+    }
+
+    /// The masks written since [`Subscriptions::write_masks`], swapped with
+    /// `into` (whose storage the next build reuses).
+    pub(crate) fn swap_masks(&mut self, into: &mut Vec<u64>) {
+        std::mem::swap(&mut self.masks, into);
     }
 
     pub(crate) fn reserve(&mut self, additional: usize) {
