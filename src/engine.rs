@@ -42,7 +42,7 @@ use crate::observer::Observer;
 use crate::propagators::{
     AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
     Event, InSet, Less, MASK_WORDS, NotDistance, Offset, PruneSink, Status, Subscriptions, Wakeups,
-    fixed_bits,
+    fixed_bits, fixed_words,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -71,7 +71,8 @@ pub struct Engine {
     /// The number of variables: `state[..vars]` are the domains.
     vars: usize,
     /// Words of the fixed-variable bitset, `state[vars..vars + fixed_words]`:
-    /// bit `i` is set when variable `i` has one value.
+    /// bit `i` is set when variable `i` has one value (and a spare zero
+    /// word ends it, see `propagators::fixed_words`).
     fixed_words: usize,
     /// The words of one search state: the domains, then the propagators'
     /// state words.
@@ -159,7 +160,7 @@ impl Engine {
         let vars = model.len();
         self.model = model.tag();
         self.vars = vars;
-        self.fixed_words = vars.div_ceil(64);
+        self.fixed_words = fixed_words(vars);
         self.propagations = 0;
         let constraints = model.constraint_count();
         self.by_constraint.clear();

@@ -261,6 +261,15 @@ pub(crate) struct Wakeups<'a> {
     pub(crate) list: &'a [u32],
 }
 
+/// Whether narrowing `old` to `new` removed its lowest or its highest
+/// value: `old & -old` isolates the lowest bit, and `1 << 63 >> lz` the
+/// highest.
+#[inline(always)]
+pub(crate) fn bounds_moved(old: u64, new: u64) -> bool {
+    let ends = (old & old.wrapping_neg()) | (1u64 << 63 >> old.leading_zeros());
+    (old ^ new) & ends != 0
+}
+
 /// The most queue words (64 propagators each) for which the engine keeps
 /// subscriber masks: a wake-up is then one OR a word, not a loop over the
 /// subscribers.
@@ -272,6 +281,20 @@ impl Wakeups<'_> {
     /// fixed-variable bitset `fixed` if `new` has one value.
     #[inline(always)]
     pub(crate) fn wake(&self, queue: &mut [u64], fixed: &mut [u64], i: usize, old: u64, new: u64) {
+        self.wake_moved(queue, fixed, i, new, bounds_moved(old, new));
+    }
+
+    /// [`Wakeups::wake`] for a variable whose domain is now `new`, given
+    /// whether a bound moved since the last wake-up.
+    #[inline(always)]
+    pub(crate) fn wake_moved(
+        &self,
+        queue: &mut [u64],
+        fixed: &mut [u64],
+        i: usize,
+        new: u64,
+        moved: bool,
+    ) {
         // Fixed: shifting out the trailing zeros leaves 1 (not written as
         // `new & (new - 1) == 0`, which LLVM turns into a population count,
         // a dozen instructions on the default x86-64 target).
@@ -279,11 +302,7 @@ impl Wakeups<'_> {
             fixed[i / 64] |= 1 << (i % 64);
             2
         } else {
-            // The bounds moved iff the lowest or the highest value of `old`
-            // was removed: `old & -old` isolates the lowest bit, and
-            // `1 << 63 >> lz` the highest.
-            let ends = (old & old.wrapping_neg()) | (1u64 << 63 >> old.leading_zeros());
-            usize::from((old ^ new) & ends != 0)
+            usize::from(moved)
         };
         let words = queue.len();
         if words == 1 {
@@ -304,8 +323,15 @@ impl Wakeups<'_> {
     }
 }
 
+/// The words of the fixed-variable bitset for `vars` variables: one for
+/// every 64 or part of it, and a spare zero word, so that
+/// [`Ctx::fixed_range`] reads two words without a test.
+pub(crate) fn fixed_words(vars: usize) -> usize {
+    vars.div_ceil(64) + 1
+}
+
 /// The fixed-variable bitset of `doms`: bit `i` set when `doms[i]` has one
-/// value, in `doms.len().div_ceil(64)` words.
+/// value, in [`fixed_words`] words.
 pub(crate) fn fixed_bits(doms: &[u64], into: &mut [u64]) {
     into.fill(0);
     for (i, &d) in doms.iter().enumerate() {
@@ -325,7 +351,8 @@ pub struct Ctx<'a> {
     doms: &'a mut [u64],
     /// Bit `i` set: variable `i` is fixed (its domain has one value). Kept
     /// by [`Ctx::restrict`], so a propagator finds its fixed variables
-    /// without reading their domains.
+    /// without reading their domains. One word longer than the variables
+    /// need, the last always zero (see [`Ctx::fixed_range`]).
     fixed: &'a mut [u64],
     /// Every propagator's state words; the running one's are `state[run]`.
     state: &'a mut [u64],
@@ -456,18 +483,50 @@ impl<'a> Ctx<'a> {
         self.wakeups.wake(self.queue, self.fixed, i, old, new);
     }
 
+    /// Whether narrowings are reported one by one (a trace is recording):
+    /// then a propagator must narrow through [`Ctx::restrict`], in its
+    /// documented order, and not by [`Ctx::block`].
+    #[inline(always)]
+    pub(crate) fn observed(&self) -> bool {
+        self.sink.is_some()
+    }
+
+    /// The domains of variables `first..first + n`, to narrow in place
+    /// without waking anyone; the caller then hands every variable it
+    /// narrowed to [`Ctx::wake_block`]. Only while not [`Ctx::observed`].
+    #[inline(always)]
+    pub(crate) fn block(&mut self, first: usize, n: usize) -> &mut [u64] {
+        debug_assert!(!self.observed(), "a trace sees every narrowing");
+        &mut self.doms[first..first + n]
+    }
+
+    /// Wakes the subscribers of variables `first + k` for each bit `k` of
+    /// `narrowed`, as [`Ctx::restrict`] would have for all the narrowings
+    /// [`Ctx::block`] made: bit `k` of `moved` says whether a bound of
+    /// variable `first + k` moved. Several narrowings of one variable wake
+    /// the same propagators as one: the queue is a set, a bound that moved
+    /// in one step has moved overall, and only the last step can fix.
+    #[inline(always)]
+    pub(crate) fn wake_block(&mut self, first: usize, narrowed: u64, moved: u64) {
+        for k in all_different::ones(narrowed) {
+            let x = first + k;
+            let new = self.doms[x];
+            let moved = moved >> k & 1 != 0;
+            self.wakeups
+                .wake_moved(self.queue, self.fixed, x, new, moved);
+        }
+    }
+
     /// The fixed variables among `first..first + n` (`n <= 64`): bit `k`
     /// set when variable `first + k` is fixed.
     #[inline(always)]
     pub(crate) fn fixed_range(&self, first: usize, n: usize) -> u64 {
         let (word, shift) = (first / 64, first % 64);
-        let low = self.fixed[word] >> shift;
-        // The bits past the word's end come from the next word, if any.
-        let high = match self.fixed.get(word + 1) {
-            Some(&next) if shift != 0 => next << (64 - shift),
-            _ => 0,
-        };
-        (low | high) & (u64::MAX >> (64 - n))
+        // The bitset has a spare zero word at its end, so the next word
+        // always exists; shifting left twice moves it by `64 - shift`
+        // without a shift by 64 when `shift` is 0.
+        let [low, high] = [self.fixed[word], self.fixed[word + 1]];
+        (low >> shift | (high << 1) << (63 - shift)) & (u64::MAX >> (64 - n))
     }
 
     /// Fixes `x` to `v`.
@@ -607,14 +666,14 @@ impl AnyPropagator {
 
 #[cfg(test)]
 mod tests {
-    use super::{Ctx, Wakeups, fixed_bits};
+    use super::{Ctx, Wakeups, fixed_bits, fixed_words};
 
     #[test]
     fn fixed_range_reads_across_word_boundaries() {
         // 200 variables, every third one fixed: any slice of up to 64 of
         // them, wherever it starts, reads the same as testing each domain.
         let mut doms: Vec<u64> = (0..200).map(|i| if i % 3 == 0 { 4 } else { 6 }).collect();
-        let mut fixed = vec![0u64; 4];
+        let mut fixed = vec![0u64; fixed_words(200)];
         fixed_bits(&doms, &mut fixed);
         let wakeups = Wakeups {
             masks: &[],

@@ -73,7 +73,7 @@ pub(crate) fn record<R>(
     };
     let mut queue = [0u64; 1];
     let mut seen = Prunings::default();
-    let mut fixed = vec![0u64; doms.len().div_ceil(64)];
+    let mut fixed = vec![0u64; super::fixed_words(doms.len())];
     super::fixed_bits(doms, &mut fixed);
     let mut ctx = Ctx::new(
         doms,
@@ -85,4 +85,44 @@ pub(crate) fn record<R>(
     );
     let result = run(&mut ctx);
     (result, seen.0)
+}
+
+/// What a run left behind, for comparing two ways of running: the result,
+/// the domains, the fixed-variable bitset and the queue.
+pub(crate) type Outcome<R> = (R, Vec<u64>, Vec<u64>, u64);
+
+/// Runs `run` on the domains `doms` (at most 21 variables) and propagator
+/// state `state` with nobody recording (`observed` false) or a recorder
+/// (`observed` true), and returns what it left. Every variable `x` has its
+/// own three subscribers, bits `3x` (any change), `3x + 1` (bounds) and
+/// `3x + 2` (fixed), woken as the engine's masks wake them: so the queue
+/// says which events each variable had.
+pub(crate) fn run_with_events<R>(
+    doms: &[u64],
+    state: &mut [u64],
+    observed: bool,
+    run: impl FnOnce(&mut Ctx<'_>) -> R,
+) -> Outcome<R> {
+    assert!(doms.len() <= 21, "three queue bits a variable in one word");
+    let masks: Vec<u64> = (0..3 * doms.len())
+        .map(|b| {
+            let (x, event) = (b / 3, b % 3);
+            // Event e wakes the subscribers to e and to every weaker event.
+            (0..=event).fold(0, |m, e| m | 1 << (3 * x + e))
+        })
+        .collect();
+    let wakeups = Wakeups {
+        masks: &masks,
+        bounds: &[],
+        list: &[],
+    };
+    let mut doms = doms.to_vec();
+    let mut queue = [0u64; 1];
+    let mut seen = Prunings::default();
+    let mut fixed = vec![0u64; super::fixed_words(doms.len())];
+    super::fixed_bits(&doms, &mut fixed);
+    let sink: Option<&mut dyn PruneSink> = if observed { Some(&mut seen) } else { None };
+    let mut ctx = Ctx::new(&mut doms, &mut fixed, state, &mut queue, wakeups, sink);
+    let result = run(&mut ctx);
+    (result, doms, fixed, queue[0])
 }
