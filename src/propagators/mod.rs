@@ -323,6 +323,17 @@ impl Wakeups<'_> {
     }
 }
 
+/// `Some(first)` when `vars` are the variables `first, first + 1, ...` in
+/// order (a group declared together, as most are): a propagator may then
+/// read their fixed ones as one slice of the fixed-variable bitset
+/// ([`Ctx::fixed_range`]) and narrow their domains as one block
+/// ([`Ctx::block`]).
+pub(crate) fn in_order_from(vars: &[VarId]) -> Option<usize> {
+    let first = vars.first()?.index();
+    let in_order = vars.iter().enumerate().all(|(i, x)| x.index() == first + i);
+    in_order.then_some(first)
+}
+
 /// The words of the fixed-variable bitset for `vars` variables: one for
 /// every 64 or part of it, and a spare zero word, so that
 /// [`Ctx::fixed_range`] reads two words without a test.

@@ -14,6 +14,7 @@ use crate::domain::Domain;
 use crate::model::VarId;
 use crate::propagators::{
     Conflict, Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions, bounds_moved,
+    in_order_from,
 };
 
 /// Value-strength all-different.
@@ -23,8 +24,7 @@ pub(crate) struct AllDifferentValue {
     /// One offset a variable, or none at all when every offset is zero.
     pub(crate) offsets: Box<[i32]>,
     /// `Some(first)` when the variables are `first, first + 1, ...` in
-    /// order (a group declared together, as most are): their fixed ones
-    /// are then one slice of the engine's fixed-variable bitset.
+    /// order (see [`in_order_from`]).
     first: Option<usize>,
     /// Whether a variable occurs at two positions.
     repeats: bool,
@@ -35,11 +35,10 @@ pub(crate) struct AllDifferentValue {
 impl AllDifferentValue {
     /// The propagator for `vars` with `offsets` (empty when all are zero).
     pub(crate) fn new(vars: Arc<[VarId]>, offsets: Box<[i32]>) -> AllDifferentValue {
-        let first = vars[0].index();
-        let in_order = vars.iter().enumerate().all(|(i, x)| x.index() == first + i);
+        let first = in_order_from(&vars);
         AllDifferentValue {
-            first: in_order.then_some(first),
-            repeats: !in_order && has_repeats(&vars),
+            first,
+            repeats: first.is_none() && has_repeats(&vars),
             negative: offsets.iter().any(|&c| c < 0),
             vars,
             offsets,
