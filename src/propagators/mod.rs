@@ -281,7 +281,17 @@ impl Wakeups<'_> {
     /// fixed-variable bitset `fixed` if `new` has one value.
     #[inline(always)]
     pub(crate) fn wake(&self, queue: &mut [u64], fixed: &mut [u64], i: usize, old: u64, new: u64) {
-        self.wake_moved(queue, fixed, i, new, bounds_moved(old, new));
+        // Fixed: shifting out the trailing zeros leaves 1 (not written as
+        // `new & (new - 1) == 0`, which LLVM turns into a population count,
+        // a dozen instructions on the default x86-64 target). The bounds
+        // are looked at only when not fixed.
+        let event = if new.wrapping_shr(new.trailing_zeros()) == 1 {
+            fixed[i / 64] |= 1 << (i % 64);
+            2
+        } else {
+            usize::from(bounds_moved(old, new))
+        };
+        self.queue_event(queue, i, event);
     }
 
     /// [`Wakeups::wake`] for a variable whose domain is now `new`, given
@@ -295,15 +305,19 @@ impl Wakeups<'_> {
         new: u64,
         moved: bool,
     ) {
-        // Fixed: shifting out the trailing zeros leaves 1 (not written as
-        // `new & (new - 1) == 0`, which LLVM turns into a population count,
-        // a dozen instructions on the default x86-64 target).
         let event = if new.wrapping_shr(new.trailing_zeros()) == 1 {
             fixed[i / 64] |= 1 << (i % 64);
             2
         } else {
             usize::from(moved)
         };
+        self.queue_event(queue, i, event);
+    }
+
+    /// Queues the subscribers of variable `i` to event `event` (0 a value
+    /// removed, 1 a bound moved, 2 fixed).
+    #[inline(always)]
+    fn queue_event(&self, queue: &mut [u64], i: usize, event: usize) {
         let words = queue.len();
         if words == 1 {
             queue[0] |= self.masks[3 * i + event];

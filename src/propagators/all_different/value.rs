@@ -25,7 +25,7 @@ pub(crate) struct AllDifferentValue {
     pub(crate) offsets: Box<[i32]>,
     /// `Some(first)` when the variables are `first, first + 1, ...` in
     /// order (see [`in_order_from`]).
-    first: Option<usize>,
+    first: Option<u32>,
     /// Whether a variable occurs at two positions.
     repeats: bool,
     /// Whether some offset is negative.
@@ -35,7 +35,7 @@ pub(crate) struct AllDifferentValue {
 impl AllDifferentValue {
     /// The propagator for `vars` with `offsets` (empty when all are zero).
     pub(crate) fn new(vars: Arc<[VarId]>, offsets: Box<[i32]>) -> AllDifferentValue {
-        let first = in_order_from(&vars);
+        let first = in_order_from(&vars).map(|f| f as u32);
         AllDifferentValue {
             first,
             repeats: first.is_none() && has_repeats(&vars),
@@ -49,6 +49,7 @@ impl AllDifferentValue {
     #[inline(always)]
     fn fixed_among(&self, ctx: &Ctx<'_>, open: u64) -> u64 {
         if let Some(first) = self.first {
+            let first = first as usize;
             return ctx.fixed_range(first, self.vars.len()) & open;
         }
         let mut fixed = 0u64;
@@ -310,9 +311,10 @@ impl Propagator for AllDifferentValue {
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
         if let Some(first) = self.first
+            && self.vars.len() > SMALL_GROUP
             && !ctx.observed()
         {
-            return self.in_place(ctx, first);
+            return self.in_place(ctx, first as usize);
         }
         if self.vars.len() <= SMALL_GROUP {
             self.small(ctx)
@@ -383,13 +385,16 @@ impl AllDifferentValue {
             }
             open &= !fresh;
             fresh = 0;
-            let mut emptied = false;
+            // First, without branching on the data, the positions that
+            // hold a taken value (most hold none); then narrow only those.
+            let mut hit = 0u64;
             for i in ones(open) {
+                hit |= u64::from(doms[i] & down::<M>(taken, offsets, i) != 0) << i;
+            }
+            let mut emptied = false;
+            for i in ones(hit) {
                 let d = doms[i];
                 let left = d & !down::<M>(taken, offsets, i);
-                if left == d {
-                    continue;
-                }
                 // As a restrict would, stop at the first domain emptied.
                 if left == 0 {
                     emptied = true;
@@ -510,7 +515,7 @@ mod tests {
                 (0..n).map(|_| rng.below(5) as i32).collect()
             };
             let fast = AllDifferentValue::new(vars.clone(), offsets.clone());
-            assert_eq!(fast.first, Some(first));
+            assert_eq!(fast.first, Some(first as u32));
             let scanning = AllDifferentValue {
                 first: None,
                 ..fast.clone()
