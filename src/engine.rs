@@ -318,6 +318,13 @@ impl Engine {
         &self.state[..self.vars]
     }
 
+    /// The fixed-variable bitset: bit `i` set when variable `i` has one
+    /// value (exact between propagations that end without a conflict).
+    #[inline]
+    pub(crate) fn fixed_bits(&self) -> &[u64] {
+        &self.state[self.vars..self.vars + self.fixed_words]
+    }
+
     /// The number of propagator runs since the engine was built.
     pub fn propagations(&self) -> u64 {
         self.propagations

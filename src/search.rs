@@ -39,6 +39,7 @@ use std::time::{Duration, Instant};
 use crate::engine::Engine;
 use crate::model::{ConstraintId, Model, Names, VarId};
 use crate::observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer};
+use crate::propagators::ones;
 
 /// Which unfixed variable to branch on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -620,7 +621,7 @@ impl Solver {
 fn select_var(engine: &Engine, order: VarOrder) -> Option<VarId> {
     let doms = engine.domain_bits();
     let chosen = match order {
-        VarOrder::FirstFail => first_fail(doms),
+        VarOrder::FirstFail => first_fail(doms, engine.fixed_bits()),
         VarOrder::InputOrder => doms.iter().position(|&d| d & d.wrapping_sub(1) != 0),
         VarOrder::LargestDomain => {
             let mut best: Option<(usize, u32)> = None;
@@ -644,27 +645,36 @@ fn select_var(engine: &Engine, order: VarOrder) -> Option<VarId> {
 /// computes in a dozen instructions; most domains only need comparing with
 /// the best size so far, which is small, so clearing that many lowest bits
 /// answers sooner.
-fn first_fail(doms: &[u64]) -> Option<usize> {
+///
+/// Only the variables `fixed` (the engine's fixed-variable bitset, exact at
+/// a fixpoint) leaves open are looked at: deep in a search most are fixed.
+fn first_fail(doms: &[u64], fixed: &[u64]) -> Option<usize> {
     let mut best: Option<(usize, u32)> = None;
-    for (i, &d) in doms.iter().enumerate() {
-        // `d & (d - 1)` drops the lowest value: nothing left means fixed.
-        let rest = d & d.wrapping_sub(1);
-        if rest == 0 {
-            continue;
-        }
-        // Exactly two values: nothing smaller is open, so nothing beats it.
-        // (`rest` shifted past its trailing zeros is 1: not written as
-        // `rest & (rest - 1) == 0`, which LLVM turns into a population count.)
-        if rest.wrapping_shr(rest.trailing_zeros()) == 1 {
-            return Some(i);
-        }
-        let smaller = match best {
-            None => true,
-            Some((_, size)) if size <= 4 => fewer_values_than(d, size),
-            Some((_, size)) => d.count_ones() < size,
-        };
-        if smaller {
-            best = Some((i, d.count_ones()));
+    for (w, (block, &fixed)) in doms.chunks(64).zip(fixed).enumerate() {
+        let open = !fixed & (u64::MAX >> (64 - block.len()));
+        for k in ones(open) {
+            let (i, d) = (64 * w + k, block[k]);
+            // `d & (d - 1)` drops the lowest value: nothing left means fixed
+            // (the bitset says it is not, but a wrong skip costs nothing).
+            let rest = d & d.wrapping_sub(1);
+            if rest == 0 {
+                continue;
+            }
+            // Exactly two values: nothing smaller is open, so nothing beats
+            // it. (`rest` shifted past its trailing zeros is 1: not written
+            // as `rest & (rest - 1) == 0`, which LLVM turns into a
+            // population count.)
+            if rest.wrapping_shr(rest.trailing_zeros()) == 1 {
+                return Some(i);
+            }
+            let smaller = match best {
+                None => true,
+                Some((_, size)) if size <= 4 => fewer_values_than(d, size),
+                Some((_, size)) => d.count_ones() < size,
+            };
+            if smaller {
+                best = Some((i, d.count_ones()));
+            }
         }
     }
     best.map(|(i, _)| i)
@@ -763,6 +773,15 @@ mod tests {
             ],
             vec![d(&[1, 2, 3]), d(&[62, 63]), d(&[1, 2])],
             vec![],
+            // Past one bitset word: the smallest open domains sit at 100
+            // and 129, behind fixed and larger ones.
+            (0..130)
+                .map(|i| match i {
+                    100 | 129 => d(&[7, 8, 9]),
+                    _ if i % 3 == 0 => d(&[5]),
+                    _ => d(&[1, 2, 3, 4]),
+                })
+                .collect(),
         ];
         for doms in cases {
             let expected = doms
@@ -771,7 +790,9 @@ mod tests {
                 .filter(|(_, d)| d.count_ones() > 1)
                 .min_by_key(|&(i, d)| (d.count_ones(), i))
                 .map(|(i, _)| i);
-            assert_eq!(first_fail(&doms), expected, "{doms:?}");
+            let mut fixed = vec![0u64; crate::propagators::fixed_words(doms.len())];
+            crate::propagators::fixed_bits(&doms, &mut fixed);
+            assert_eq!(first_fail(&doms, &fixed), expected, "{doms:?}");
         }
     }
 

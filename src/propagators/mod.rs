@@ -95,7 +95,7 @@ mod offset;
 #[cfg(test)]
 mod testing;
 
-pub(crate) use all_different::{AllDifferentDomain, AllDifferentValue};
+pub(crate) use all_different::{AllDifferentDomain, AllDifferentValue, ones};
 pub(crate) use distance::Distance;
 pub(crate) use each_value_held::EachValueHeld;
 pub(crate) use equal::Equal;

@@ -61,7 +61,7 @@ pub(super) fn at_most_one(bits: u64) -> bool {
 
 /// The positions of the set bits of `bits`, ascending.
 #[inline(always)]
-pub(super) fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
+pub(crate) fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
     std::iter::from_fn(move || {
         if bits == 0 {
             return None;
