@@ -401,21 +401,47 @@ impl Engine {
             // state words change from one run to the next.
             let mut ctx = Ctx::new(doms, fixed, prop_state, queue, wakeups, None);
             let mut runs = 0;
-            let result = loop {
-                let Some((word, bit)) = pop(ctx.queue(), enabled) else {
-                    break Ok(());
-                };
-                runs += 1;
-                let slot = &self.props[word * 64 + bit];
-                ctx.run_as(slot.words);
-                match slot.prop.propagate(&mut ctx) {
-                    // Fixpoint: whatever queued p since it was popped was p itself.
-                    Ok(Status::Fixpoint) => ctx.queue()[word] &= !(1u64 << bit),
-                    Ok(Status::Changed) => {}
-                    Err(_) => {
-                        ctx.queue().fill(0);
-                        observer.conflict(slot.origin);
-                        break Err(slot.origin);
+            let result = if self.words == 1 {
+                // One queue word (at most 64 propagators, the common case):
+                // popping is clearing its lowest bit.
+                loop {
+                    let queued = ctx.queue()[0];
+                    if queued == 0 {
+                        break Ok(());
+                    }
+                    ctx.queue()[0] = queued & (queued - 1);
+                    let p = queued.trailing_zeros() as usize;
+                    runs += 1;
+                    let slot = &self.props[p];
+                    ctx.run_as(slot.words);
+                    match slot.prop.propagate(&mut ctx) {
+                        // Fixpoint: whatever queued p since it was popped was p itself.
+                        Ok(Status::Fixpoint) => ctx.queue()[0] &= !(1u64 << p),
+                        Ok(Status::Changed) => {}
+                        Err(_) => {
+                            ctx.queue()[0] = 0;
+                            observer.conflict(slot.origin);
+                            break Err(slot.origin);
+                        }
+                    }
+                }
+            } else {
+                loop {
+                    let Some((word, bit)) = pop(ctx.queue(), enabled) else {
+                        break Ok(());
+                    };
+                    runs += 1;
+                    let slot = &self.props[word * 64 + bit];
+                    ctx.run_as(slot.words);
+                    match slot.prop.propagate(&mut ctx) {
+                        // Fixpoint: whatever queued p since it was popped was p itself.
+                        Ok(Status::Fixpoint) => ctx.queue()[word] &= !(1u64 << bit),
+                        Ok(Status::Changed) => {}
+                        Err(_) => {
+                            ctx.queue().fill(0);
+                            observer.conflict(slot.origin);
+                            break Err(slot.origin);
+                        }
                     }
                 }
             };
