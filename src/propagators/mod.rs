@@ -318,11 +318,20 @@ impl Wakeups<'_> {
     /// removed, 1 a bound moved, 2 fixed).
     #[inline(always)]
     fn queue_event(&self, queue: &mut [u64], i: usize, event: usize) {
-        let words = queue.len();
-        if words == 1 {
-            queue[0] |= self.masks[3 * i + event];
-            return;
+        if let [word] = queue {
+            *word |= self.masks[3 * i + event];
+        } else {
+            self.queue_event_words(queue, i, event);
         }
+    }
+
+    /// [`Wakeups::queue_event`] for a queue of several words: out of line,
+    /// so that the one-word case, inlined into every propagator, stays
+    /// small.
+    #[cold]
+    #[inline(never)]
+    fn queue_event_words(&self, queue: &mut [u64], i: usize, event: usize) {
+        let words = queue.len();
         if words <= MASK_WORDS {
             let mask = &self.masks[(3 * i + event) * words..][..words];
             for (q, m) in queue.iter_mut().zip(mask) {
