@@ -475,6 +475,15 @@ impl<'a> Ctx<'a> {
         &mut self.state[self.run.0 as usize..self.run.1 as usize]
     }
 
+    /// The first of this propagator's state words ([`Ctx::state`]`()[0]`
+    /// with one bounds check, not three), for a propagator that asked for
+    /// at least one.
+    #[inline(always)]
+    pub(crate) fn first_state_word(&mut self) -> &mut u64 {
+        debug_assert!(self.run.0 < self.run.1, "the propagator has state words");
+        &mut self.state[self.run.0 as usize]
+    }
+
     /// Narrows `x` to the values also in `keep`. Returns whether the domain
     /// changed.
     ///

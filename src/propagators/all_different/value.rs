@@ -69,7 +69,7 @@ impl AllDifferentValue {
         let offset = |i: usize| if SHIFTED { self.offsets[i] } else { 0 };
         let all = u64::MAX >> (64 - self.vars.len());
         // Bit i set: position i is fixed and its value is gone from the others.
-        let mut open = !ctx.state()[0] & all;
+        let mut open = !*ctx.first_state_word() & all;
         // The positions fixed since the last run.
         let mut fresh = self.fixed_among(ctx, open);
         while fresh != 0 {
@@ -93,7 +93,7 @@ impl AllDifferentValue {
                 }
             }
         }
-        ctx.state()[0] = !open & all;
+        *ctx.first_state_word() = !open & all;
         Ok(Status::Fixpoint)
     }
 
@@ -112,7 +112,7 @@ impl AllDifferentValue {
         let repeats = self.repeats;
         let all = u64::MAX >> (64 - vars.len());
         // Bit i set: position i is fixed and its value is gone from the others.
-        let mut open = !ctx.state()[0] & all;
+        let mut open = !*ctx.first_state_word() & all;
         let (mut fresh, mut taken, mut clash) = self.scan::<M>(ctx, open);
         while fresh != 0 {
             // Two fresh positions on one value: they cannot differ.
@@ -122,7 +122,7 @@ impl AllDifferentValue {
             open &= !fresh;
             (fresh, taken, clash) = self.round::<M>(ctx, open, taken, repeats)?;
         }
-        ctx.state()[0] = !open & all;
+        *ctx.first_state_word() = !open & all;
         Ok(Status::Fixpoint)
     }
 
@@ -364,7 +364,7 @@ impl AllDifferentValue {
         let offsets = self.offsets_for::<M>();
         let all = u64::MAX >> (64 - n);
         // Bit i set: position i is fixed and its value is gone from the others.
-        let mut open = !ctx.state()[0] & all;
+        let mut open = !*ctx.first_state_word() & all;
         let mut fresh = ctx.fixed_range(first, n) & open;
         if fresh == 0 {
             return Ok(Status::Fixpoint);
@@ -414,7 +414,7 @@ impl AllDifferentValue {
         };
         ctx.wake_block(first, narrowed, moved);
         if result.is_ok() {
-            ctx.state()[0] = !open & all;
+            *ctx.first_state_word() = !open & all;
         }
         result
     }
