@@ -41,8 +41,8 @@ use crate::model::{Constraint, ConstraintId, Model, Strength, VarId};
 use crate::observer::Observer;
 use crate::propagators::{
     AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
-    Event, InSet, Less, MASK_WORDS, NotDistance, Offset, PruneSink, Status, Subscriptions, Wakeups,
-    fixed_bits, fixed_words,
+    Event, InSet, Less, MASK_WORDS, NotDistance, Offset, PruneSink, Runner, Status, Subscriptions,
+    Wakeups, fixed_bits, fixed_words,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -119,6 +119,8 @@ pub struct Engine {
 #[derive(Debug, Clone)]
 struct Slot {
     prop: AnyPropagator,
+    /// Runs `prop` (its kind's function, chosen once).
+    run: Runner,
     /// The constraint it enforces.
     origin: ConstraintId,
     /// The queue order: priority class, then constraint id.
@@ -174,6 +176,7 @@ impl Engine {
             if let Some(prop) = build(c) {
                 let key = (prop.as_dyn().priority() as u64) << 32 | id.index() as u64;
                 self.props.push(Slot {
+                    run: prop.runner(),
                     prop,
                     origin: id,
                     key,
@@ -414,7 +417,7 @@ impl Engine {
                     runs += 1;
                     let slot = &self.props[p];
                     ctx.run_as(slot.words);
-                    match slot.prop.propagate(&mut ctx) {
+                    match (slot.run)(&slot.prop, &mut ctx) {
                         // Fixpoint: whatever queued p since it was popped was p itself.
                         Ok(Status::Fixpoint) => ctx.queue()[0] &= !(1u64 << p),
                         Ok(Status::Changed) => {}
@@ -433,7 +436,7 @@ impl Engine {
                     runs += 1;
                     let slot = &self.props[word * 64 + bit];
                     ctx.run_as(slot.words);
-                    match slot.prop.propagate(&mut ctx) {
+                    match (slot.run)(&slot.prop, &mut ctx) {
                         // Fixpoint: whatever queued p since it was popped was p itself.
                         Ok(Status::Fixpoint) => ctx.queue()[word] &= !(1u64 << bit),
                         Ok(Status::Changed) => {}
@@ -462,7 +465,7 @@ impl Engine {
                 by,
             };
             let mut ctx = Ctx::new(doms, fixed, state, queue, wakeups, Some(&mut sink));
-            match slot.prop.propagate(&mut ctx) {
+            match (slot.run)(&slot.prop, &mut ctx) {
                 Ok(status) => {
                     // Fixpoint: whatever queued p since it was popped was p itself.
                     if status == Status::Fixpoint {

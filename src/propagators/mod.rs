@@ -658,6 +658,9 @@ pub trait Propagator: fmt::Debug {
 
 /// The engine's storage for propagators: the built-ins by value, so the hot
 /// loop dispatches with one `match`, and user propagators behind an `Arc`.
+/// Runs one kind of [`AnyPropagator`] (see [`AnyPropagator::runner`]).
+pub(crate) type Runner = fn(&AnyPropagator, &mut Ctx<'_>) -> Propagation;
+
 #[derive(Debug, Clone)]
 pub(crate) enum AnyPropagator {
     InSet(InSet),
@@ -689,20 +692,29 @@ impl AnyPropagator {
         }
     }
 
-    /// Runs the propagator, dispatching statically for the built-ins.
-    #[inline]
-    pub(crate) fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
+    /// The function that runs this propagator: the engine keeps it next to
+    /// the propagator and calls it directly, instead of matching on the
+    /// kind at every run.
+    pub(crate) fn runner(&self) -> Runner {
+        macro_rules! run_as {
+            ($kind:ident) => {
+                |p, ctx| match p {
+                    AnyPropagator::$kind(p) => p.propagate(ctx),
+                    _ => unreachable!("a runner is only paired with its own kind"),
+                }
+            };
+        }
         match self {
-            AnyPropagator::InSet(p) => p.propagate(ctx),
-            AnyPropagator::Equal(p) => p.propagate(ctx),
-            AnyPropagator::Offset(p) => p.propagate(ctx),
-            AnyPropagator::Distance(p) => p.propagate(ctx),
-            AnyPropagator::NotDistance(p) => p.propagate(ctx),
-            AnyPropagator::Less(p) => p.propagate(ctx),
-            AnyPropagator::AllDifferentValue(p) => p.propagate(ctx),
-            AnyPropagator::AllDifferentDomain(p) => p.propagate(ctx),
-            AnyPropagator::EachValueHeld(p) => p.propagate(ctx),
-            AnyPropagator::Custom(p) => p.propagate(ctx),
+            AnyPropagator::InSet(_) => run_as!(InSet),
+            AnyPropagator::Equal(_) => run_as!(Equal),
+            AnyPropagator::Offset(_) => run_as!(Offset),
+            AnyPropagator::Distance(_) => run_as!(Distance),
+            AnyPropagator::NotDistance(_) => run_as!(NotDistance),
+            AnyPropagator::Less(_) => run_as!(Less),
+            AnyPropagator::AllDifferentValue(_) => run_as!(AllDifferentValue),
+            AnyPropagator::AllDifferentDomain(_) => run_as!(AllDifferentDomain),
+            AnyPropagator::EachValueHeld(_) => run_as!(EachValueHeld),
+            AnyPropagator::Custom(_) => run_as!(Custom),
         }
     }
 }
