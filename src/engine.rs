@@ -733,10 +733,10 @@ fn build(constraint: &Constraint) -> Option<AnyPropagator> {
             if values.is_empty() {
                 return None;
             }
-            Some(AnyPropagator::EachValueHeld(EachValueHeld {
-                vars: Arc::clone(vars),
+            Some(AnyPropagator::EachValueHeld(EachValueHeld::new(
+                Arc::clone(vars),
                 values,
-            }))
+            )))
         }
         Constraint::Custom(ref p) => Some(AnyPropagator::Custom(p.clone())),
     }

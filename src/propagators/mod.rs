@@ -543,6 +543,12 @@ impl<'a> Ctx<'a> {
         &mut self.doms[first..first + n]
     }
 
+    /// The current domains of variables `first..first + n`, as raw bits.
+    #[inline(always)]
+    pub(crate) fn block_ref(&self, first: usize, n: usize) -> impl Iterator<Item = u64> + '_ {
+        self.doms[first..first + n].iter().copied()
+    }
+
     /// Wakes the subscribers of variables `first + k` for each bit `k` of
     /// `narrowed`, as [`Ctx::restrict`] would have for all the narrowings
     /// [`Ctx::block`] made: bit `k` of `moved` says whether a bound of
