@@ -166,18 +166,52 @@ impl Solver {
 
     /// Rates the model's difficulty by searching its whole tree with the
     /// fixed rating strategy (first-fail, min value); see the
-    /// [module docs](self).
+    /// [module docs](self). The tree is searched to the end however large
+    /// it is: [`Solver::rate_within`] stops at a node or time limit.
     pub fn rate(&mut self) -> Rating {
-        let outcome = self.solve(&SearchOptions::default(), Mode::Count);
+        self.rate_within(&SearchOptions::default())
+            .expect("no limit cuts the search short")
+    }
+
+    /// [`Solver::rate`] within the node and time limits of `limits` (its
+    /// strategy is ignored: a rating always uses the fixed one); `None`
+    /// when a limit cut the search short, since a partial count is no
+    /// rating.
+    ///
+    /// ```
+    /// use bitfd::{Model, SearchOptions, Solver, Strength};
+    ///
+    /// // Six values for six variables, all different: 720 solutions.
+    /// let mut m = Model::new();
+    /// let xs: Vec<_> = (0..6)
+    ///     .map(|i| m.int_var(&format!("x{i}"), 1, 6))
+    ///     .collect::<Result<_, _>>()?;
+    /// m.all_different(&xs, Strength::Value)?;
+    /// let mut solver = Solver::new(&m);
+    /// assert_eq!(solver.rate_within(&SearchOptions::default().node_limit(100)), None);
+    /// let rating = solver.rate_within(&SearchOptions::default()).expect("no limit");
+    /// assert_eq!(rating.solutions, 720);
+    /// # Ok::<(), bitfd::ModelError>(())
+    /// ```
+    pub fn rate_within(&mut self, limits: &SearchOptions) -> Option<Rating> {
+        let options = SearchOptions {
+            node_limit: limits.node_limit,
+            time_limit: limits.time_limit,
+            ..SearchOptions::default()
+        };
+        let outcome = self.solve(&options, Mode::Count);
+        if outcome.status.is_cut_short() {
+            return None;
+        }
         // The root alone: its propagator runs, then whether it was solved.
         let root = self.solve(&SearchOptions::default().node_limit(1), Mode::Count);
-        Rating {
+        Some(Rating {
             nodes: outcome.stats.nodes,
             failures: outcome.stats.failures,
             solutions: outcome.stats.solutions,
             propagation_only: outcome.stats.nodes == 1,
             root_propagations: root.stats.propagations,
-        }
+        })
     }
 }
 

@@ -64,9 +64,14 @@ fn check_one(args: &CheckArgs, loaded: &Loaded) -> Output {
     let verdict = solver.uniqueness(&args.search.options());
     let stats = solver.stats();
     let time = started.elapsed();
-    // Rating searches the whole tree again: only for JSON, and only for a
-    // unique puzzle (the tree of a puzzle with many solutions can be huge).
-    let rating = (args.json && verdict.is_unique()).then(|| solver.rate());
+    // Rating searches the whole tree again: only for JSON, only for a
+    // unique puzzle (the tree of a puzzle with many solutions can be huge),
+    // and within the node and time limits given (null when they cut it).
+    let rating = if args.json && verdict.is_unique() {
+        solver.rate_within(&args.search.options())
+    } else {
+        None
+    };
     let checked = Checked {
         loaded,
         pm: &pm,
