@@ -188,8 +188,7 @@ mod tests {
     use crate::check::SplitMix64;
     use crate::model::VarId;
     use crate::propagators::Propagator;
-    use crate::propagators::testing::Bench;
-    use crate::propagators::testing::record;
+    use crate::propagators::testing::{Bench, group_in_order, random_domains, record};
     use crate::propagators::{Conflict, Ctx};
 
     type Fix = fn(&EachValueHeld, &mut Ctx<'_>, u64) -> Result<bool, Conflict>;
@@ -246,11 +245,8 @@ mod tests {
         for _ in 0..5_000 {
             let n = 2 + rng.below(9);
             let first = rng.below(20);
-            let vars: std::sync::Arc<[VarId]> =
-                (0..n).map(|i| VarId::new(0, (first + i) as u32)).collect();
-            let doms: Vec<u64> = (0..first + n)
-                .map(|_| (0..1 + rng.below(3)).fold(0, |d, _| d | 1 << rng.below(n + 2)))
-                .collect();
+            let vars = group_in_order(first, n);
+            let doms = random_domains(&mut rng, first + n, 1, 0, n + 2);
             let values = (0..n).fold(0u64, |d, _| d | 1 << rng.below(n + 2));
             let in_order = EachValueHeld::new(vars, Domain::from_bits(values));
             assert_eq!(in_order.first, Some(first as u32));

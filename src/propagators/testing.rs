@@ -126,3 +126,24 @@ pub(crate) fn run_with_events<R>(
     let result = run(&mut ctx);
     (result, doms, fixed, queue[0])
 }
+
+/// The variables `first..first + n`, in order: a group declared together.
+pub(crate) fn group_in_order(first: usize, n: usize) -> std::sync::Arc<[VarId]> {
+    (first..first + n)
+        .map(|x| VarId::new(0, x as u32))
+        .collect()
+}
+
+/// `count` random domains, each of `fewest` to `fewest + 2` draws from
+/// the values `lowest..lowest + span`.
+pub(crate) fn random_domains(
+    rng: &mut crate::check::SplitMix64,
+    count: usize,
+    fewest: usize,
+    lowest: usize,
+    span: usize,
+) -> Vec<u64> {
+    (0..count)
+        .map(|_| (0..fewest + rng.below(3)).fold(0, |d, _| d | 1 << (lowest + rng.below(span))))
+        .collect()
+}

@@ -440,7 +440,9 @@ mod tests {
     use crate::model::VarId;
     use crate::propagators::Ctx;
     use crate::propagators::Propagator;
-    use crate::propagators::testing::{Bench, record, run_with_events};
+    use crate::propagators::testing::{
+        Bench, group_in_order, random_domains, record, run_with_events,
+    };
 
     #[test]
     fn in_rounds_makes_the_one_pass_restricts_in_the_same_order() {
@@ -507,8 +509,7 @@ mod tests {
         for _ in 0..4_000 {
             let n = 2 + rng.below(11);
             let first = rng.below(60);
-            let vars: std::sync::Arc<[VarId]> =
-                (0..n).map(|i| VarId::new(0, (first + i) as u32)).collect();
+            let vars = group_in_order(first, n);
             let offsets: Box<[i32]> = if rng.below(2) == 0 {
                 Box::default()
             } else {
@@ -520,9 +521,7 @@ mod tests {
                 first: None,
                 ..fast.clone()
             };
-            let doms: Vec<u64> = (0..first + n)
-                .map(|_| (0..1 + rng.below(3)).fold(0, |d, _| d | 1 << rng.below(12)))
-                .collect();
+            let doms = random_domains(&mut rng, first + n, 1, 0, 12);
             // Both ways of running suit any group size.
             let ways: [fn(&AllDifferentValue, &mut Ctx<'_>) -> _; 2] =
                 [AllDifferentValue::small, AllDifferentValue::in_rounds];
@@ -550,17 +549,14 @@ mod tests {
         for _ in 0..4_000 {
             let n = 2 + rng.below(11);
             let first = rng.below(22 - n);
-            let vars: std::sync::Arc<[VarId]> =
-                (0..n).map(|i| VarId::new(0, (first + i) as u32)).collect();
+            let vars = group_in_order(first, n);
             let offsets: Box<[i32]> = match rng.below(3) {
                 0 => Box::default(),
                 1 => (0..n).map(|_| rng.below(5) as i32).collect(),
                 _ => (0..n).map(|_| rng.below(7) as i32 - 3).collect(),
             };
             let p = AllDifferentValue::new(vars, offsets);
-            let mut doms: Vec<u64> = (0..first + n)
-                .map(|_| (0..2 + rng.below(3)).fold(0, |d, _| d | 1 << (8 + rng.below(10))))
-                .collect();
+            let mut doms = random_domains(&mut rng, first + n, 2, 8, 10);
             let mut state = [0u64; 1];
             for _ in 0..n {
                 let x = first + rng.below(n);
