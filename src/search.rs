@@ -342,6 +342,9 @@ pub struct Solver {
     root_failure: Option<ConstraintId>,
 }
 
+/// The search depth a solver makes room for before its first search.
+const FIRST_LEVELS: usize = 16;
+
 impl Solver {
     /// Builds a solver for `model`.
     pub fn new(model: &Model) -> Solver {
@@ -467,6 +470,12 @@ impl Solver {
     fn start(&mut self, options: &SearchOptions) {
         self.engine.reset();
         self.frames.clear();
+        // Room for the first levels at once, not grown one doubling at a
+        // time (a small puzzle's whole search is a few microseconds).
+        if self.frames.capacity() == 0 {
+            self.frames.reserve(FIRST_LEVELS);
+            self.slab.reserve(FIRST_LEVELS * self.engine.state_len());
+        }
         self.stats = Stats::default();
         self.root_failure = None;
         self.options = *options;
