@@ -16,6 +16,13 @@ use serde_json::Value;
 /// The classic zebra puzzle (Life 1962), written out by hand.
 fn classic_zebra() -> Model {
     let mut m = Model::with_capacity(25, 30);
+    post_classic_zebra(&mut m);
+    m
+}
+
+/// Declares the classic zebra puzzle's variables and constraints in `m`,
+/// an empty model.
+fn post_classic_zebra(m: &mut Model) {
     let groups = [
         [
             "Englishman",
@@ -62,7 +69,6 @@ fn classic_zebra() -> Model {
     m.equal(v(4, 3), v(3, 3)).expect("valid");
     m.equal(v(0, 4), v(4, 4)).expect("valid");
     m.distance(v(0, 3), v(1, 4), 1).expect("valid");
-    m
 }
 
 fn count(model: &Model) -> u64 {
@@ -83,6 +89,22 @@ fn zebra(c: &mut Criterion) {
                     .solve(&SearchOptions::default(), Mode::Count)
                     .stats,
             )
+        })
+    });
+    // A generator's loop: each model built into the storage of the last,
+    // and solved by a solver that keeps its own.
+    let mut model = classic_zebra();
+    let mut solver = Solver::new(&model);
+    model.clear();
+    post_classic_zebra(&mut model);
+    solver.load(&model);
+    assert_eq!(solver.count(&SearchOptions::default()).stats.solutions, 1);
+    group.bench_function("classic/rebuild+all-in-reused-storage", |b| {
+        b.iter(|| {
+            model.clear();
+            post_classic_zebra(&mut model);
+            solver.load(&model);
+            black_box(solver.solve(&SearchOptions::default(), Mode::Count).stats)
         })
     });
     let oz: Value = common::load_json("zebra/mozart_oz.json")["puzzles"][0].clone();

@@ -477,8 +477,13 @@ impl Model {
         self.id = NEXT_MODEL.fetch_add(1, Ordering::Relaxed);
         match Arc::get_mut(&mut self.names) {
             Some(names) => names.clear(),
-            // Solutions still share the old names: leave them theirs.
-            None => self.names = Arc::new(Names::default()),
+            // Solutions (or a solver) still share the old names: leave them
+            // theirs, with room for as many in the new ones.
+            None => {
+                let mut names = Names::default();
+                names.reserve(self.domains.len());
+                self.names = Arc::new(names);
+            }
         }
         self.domains.clear();
         self.constraints.clear();

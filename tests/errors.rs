@@ -574,3 +574,42 @@ fn indexing_a_solution_with_a_foreign_variable_panics() {
     let outcome = Solver::new(&m).first(&SearchOptions::default());
     let _ = outcome.solutions[0][theirs[0]];
 }
+
+/// A model cleared and built again into the same storage, solved by a
+/// solver that reloads it: the variables of before belong to another
+/// model, the names are the new ones, solutions found before keep theirs,
+/// and each round counts what brute force counts.
+#[test]
+fn a_cleared_model_is_a_new_model_in_the_same_storage() {
+    let (mut m, old) = model_with(3, 1, 3);
+    m.all_different(&old, Strength::Value).expect("valid");
+    let mut solver = Solver::new(&m);
+    let before = solver.first(&SearchOptions::default()).solutions;
+    for n in 2..6 {
+        m.clear();
+        assert!(m.is_empty());
+        // The old variables are another model's now.
+        assert_eq!(
+            m.equal_value(old[0], 1),
+            Err(ModelError::ForeignVariable { index: 0 })
+        );
+        let vars: Vec<VarId> = (0..n)
+            .map(|i| {
+                m.int_var(&format!("y{i}"), 0, n as i64)
+                    .expect("fresh name")
+            })
+            .collect();
+        m.all_different(&vars, Strength::Domain).expect("valid");
+        assert_eq!(m.var("y0"), Ok(vars[0]));
+        assert!(m.var("x0").is_err(), "the names of before are gone");
+        solver.load(&m);
+        let outcome = solver.count(&SearchOptions::default());
+        assert_eq!(
+            outcome.stats.solutions,
+            brute_force_count(&m),
+            "{n} variables"
+        );
+    }
+    // A solution found before the clears still names its variables.
+    assert_eq!(before[0].value_of("x0"), Some(1));
+}
