@@ -473,6 +473,28 @@ impl Model {
 
     /// Empties the model, keeping its storage, and gives it a new tag:
     /// the old [`VarId`]s no longer belong to it.
+    ///
+    /// With [`Solver::load`](crate::Solver::load) this is a generator's
+    /// loop: each model is built into the storage of the last and solved by
+    /// one solver, so after the first round little is allocated.
+    ///
+    /// ```
+    /// use bitfd::{Model, SearchOptions, Solver, Strength};
+    ///
+    /// let mut model = Model::new();
+    /// let mut solver = Solver::new(&model);
+    /// for n in 2..=5 {
+    ///     model.clear();
+    ///     let xs: Vec<_> = (0..n)
+    ///         .map(|i| model.int_var(&format!("x{i}"), 1, n as i64))
+    ///         .collect::<Result<_, _>>()?;
+    ///     model.all_different(&xs, Strength::Domain)?;
+    ///     solver.load(&model);
+    ///     let permutations: u64 = (1..=n).product();
+    ///     assert_eq!(solver.count(&SearchOptions::default()).stats.solutions, permutations);
+    /// }
+    /// # Ok::<(), bitfd::ModelError>(())
+    /// ```
     pub fn clear(&mut self) {
         self.id = NEXT_MODEL.fetch_add(1, Ordering::Relaxed);
         match Arc::get_mut(&mut self.names) {
