@@ -871,7 +871,7 @@ mod tests {
         let fixed_ok = |e: &Engine| {
             let mut expected = vec![0u64; e.fixed_words];
             fixed_bits(e.domain_bits(), &mut expected);
-            e.state[e.vars..e.vars + e.fixed_words] == expected[..]
+            e.fixed_bits() == &expected[..]
         };
         for round in 0..40 {
             let mut m = Model::new();

@@ -281,17 +281,8 @@ impl Wakeups<'_> {
     /// fixed-variable bitset `fixed` if `new` has one value.
     #[inline(always)]
     pub(crate) fn wake(&self, queue: &mut [u64], fixed: &mut [u64], i: usize, old: u64, new: u64) {
-        // Fixed: shifting out the trailing zeros leaves 1 (not written as
-        // `new & (new - 1) == 0`, which LLVM turns into a population count,
-        // a dozen instructions on the default x86-64 target). The bounds
-        // are looked at only when not fixed.
-        let event = if new.wrapping_shr(new.trailing_zeros()) == 1 {
-            fixed[i / 64] |= 1 << (i % 64);
-            2
-        } else {
-            usize::from(bounds_moved(old, new))
-        };
-        self.queue_event(queue, i, event);
+        // The bounds are looked at only when not fixed.
+        self.wake_with(queue, fixed, i, new, || bounds_moved(old, new));
     }
 
     /// [`Wakeups::wake`] for a variable whose domain is now `new`, given
@@ -305,11 +296,26 @@ impl Wakeups<'_> {
         new: u64,
         moved: bool,
     ) {
-        let event = if new.wrapping_shr(new.trailing_zeros()) == 1 {
+        self.wake_with(queue, fixed, i, new, || moved);
+    }
+
+    /// The event of variable `i` now `new` (fixed, else a bound moved as
+    /// `moved` says, else a value removed): marks it fixed in `fixed` if
+    /// it is, and queues the event's subscribers.
+    #[inline(always)]
+    fn wake_with(
+        &self,
+        queue: &mut [u64],
+        fixed: &mut [u64],
+        i: usize,
+        new: u64,
+        moved: impl FnOnce() -> bool,
+    ) {
+        let event = if Domain::from_bits(new).is_fixed() {
             fixed[i / 64] |= 1 << (i % 64);
             2
         } else {
-            usize::from(moved)
+            usize::from(moved())
         };
         self.queue_event(queue, i, event);
     }
@@ -369,9 +375,7 @@ pub(crate) fn fixed_words(vars: usize) -> usize {
 pub(crate) fn fixed_bits(doms: &[u64], into: &mut [u64]) {
     into.fill(0);
     for (i, &d) in doms.iter().enumerate() {
-        // One value: shifting out the trailing zeros leaves 1.
-        let one = u64::from(d.wrapping_shr(d.trailing_zeros()) == 1);
-        into[i / 64] |= one << (i % 64);
+        into[i / 64] |= u64::from(Domain::from_bits(d).is_fixed()) << (i % 64);
     }
 }
 
@@ -662,11 +666,12 @@ pub trait Propagator: fmt::Debug {
     }
 }
 
-/// The engine's storage for propagators: the built-ins by value, so the hot
-/// loop dispatches with one `match`, and user propagators behind an `Arc`.
 /// Runs one kind of [`AnyPropagator`] (see [`AnyPropagator::runner`]).
 pub(crate) type Runner = fn(&AnyPropagator, &mut Ctx<'_>) -> Propagation;
 
+/// The engine's storage for propagators: the built-ins by value, each run
+/// by its kind's [`Runner`] with static dispatch inside, and user
+/// propagators behind an `Arc`.
 #[derive(Debug, Clone)]
 pub(crate) enum AnyPropagator {
     InSet(InSet),
