@@ -43,7 +43,7 @@ use crate::observer::Observer;
 use crate::propagators::{
     AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
     Event, InSet, Less, MASK_WORDS, NotDistance, Offset, PruneSink, Runner, Status, Subscriptions,
-    Wakeups, fixed_bits, fixed_words,
+    Wakeups, fixed_bits, fixed_words, has_repeats,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -175,7 +175,7 @@ impl Engine {
         self.props.reserve(constraints);
         for (id, c) in model.constraints() {
             if let Some(prop) = build(c) {
-                let key = (prop.as_dyn().priority() as u64) << 32 | id.index() as u64;
+                let key = (prop.priority() as u64) << 32 | id.index() as u64;
                 self.props.push(Slot {
                     run: prop.runner(),
                     prop,
@@ -211,7 +211,7 @@ impl Engine {
         }
         for (p, slot) in self.props.iter_mut().enumerate() {
             self.by_constraint[slot.origin.index()] = Some(p as u32);
-            let prop = slot.prop.as_dyn();
+            let prop = &slot.prop;
             let state_words = prop.state_words() as u32;
             // Relative to the propagator state, which follows the domains
             // and the fixed-variable bitset.
@@ -611,8 +611,10 @@ fn subsumed_pairs(model: &Model, by_constraint: &[Option<u32>], pairs: &mut Vec<
             continue;
         };
         let initial = vars.iter().fold(Domain::EMPTY, |d, &x| d | model.domain(x));
-        let distinct = (0..vars.len()).all(|i| !vars[..i].contains(&vars[i]));
-        if values.size() as usize != vars.len() || initial - *values != Domain::EMPTY || !distinct {
+        if values.size() as usize != vars.len()
+            || initial - *values != Domain::EMPTY
+            || has_repeats(vars)
+        {
             continue;
         }
         // The same variables (both lists are duplicate-free and equally long).
@@ -755,7 +757,7 @@ fn build(constraint: &Constraint) -> Option<AnyPropagator> {
                     AnyPropagator::AllDifferentValue(AllDifferentValue::new(vars, offsets))
                 }
                 Strength::Domain => {
-                    let repeats = (0..vars.len()).any(|i| vars[..i].contains(&vars[i]));
+                    let repeats = has_repeats(&vars);
                     AnyPropagator::AllDifferentDomain(AllDifferentDomain {
                         vars,
                         offsets,

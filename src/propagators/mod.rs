@@ -171,6 +171,7 @@ impl Subscriptions {
     }
 
     /// Wakes the propagator when `x` has `event` (or a stronger one).
+    #[inline]
     pub fn on(&mut self, x: VarId, event: Event) {
         if self.words == 0 {
             self.list.push((x, event, self.owner));
@@ -361,6 +362,20 @@ pub(crate) fn in_order_from(vars: &[VarId]) -> Option<usize> {
     let first = vars.first()?.index();
     let in_order = vars.iter().enumerate().all(|(i, x)| x.index() == first + i);
     in_order.then_some(first)
+}
+
+/// Whether a variable occurs twice in `vars`. Runs once an engine build,
+/// which may serve a single uniqueness check of a few nodes: a bitset of
+/// the indices modulo 64 settles most groups in one pass, and only a
+/// collision there needs the pairwise test.
+pub(crate) fn has_repeats(vars: &[VarId]) -> bool {
+    let (mut seen, mut collision) = (0u64, false);
+    for x in vars {
+        let bit = 1u64 << (x.index() % 64);
+        collision |= seen & bit != 0;
+        seen |= bit;
+    }
+    collision && (1..vars.len()).any(|i| vars[..i].contains(&vars[i]))
 }
 
 /// The words of the fixed-variable bitset for `vars` variables: one for
@@ -686,21 +701,44 @@ pub(crate) enum AnyPropagator {
     Custom(Arc<dyn Propagator + Send + Sync>),
 }
 
-impl AnyPropagator {
-    /// The propagator behind the enum, for the calls that are not hot.
-    pub(crate) fn as_dyn(&self) -> &dyn Propagator {
-        match self {
-            AnyPropagator::InSet(p) => p,
-            AnyPropagator::Equal(p) => p,
-            AnyPropagator::Offset(p) => p,
-            AnyPropagator::Distance(p) => p,
-            AnyPropagator::NotDistance(p) => p,
-            AnyPropagator::Less(p) => p,
-            AnyPropagator::AllDifferentValue(p) => p,
-            AnyPropagator::AllDifferentDomain(p) => p,
-            AnyPropagator::EachValueHeld(p) => p,
-            AnyPropagator::Custom(p) => p.as_ref(),
+/// Runs `$body` with `$p` bound to the propagator behind `$any`, statically
+/// typed for the built-in kinds.
+macro_rules! dispatch {
+    ($any:expr, $p:ident => $body:expr) => {
+        match $any {
+            AnyPropagator::InSet($p) => $body,
+            AnyPropagator::Equal($p) => $body,
+            AnyPropagator::Offset($p) => $body,
+            AnyPropagator::Distance($p) => $body,
+            AnyPropagator::NotDistance($p) => $body,
+            AnyPropagator::Less($p) => $body,
+            AnyPropagator::AllDifferentValue($p) => $body,
+            AnyPropagator::AllDifferentDomain($p) => $body,
+            AnyPropagator::EachValueHeld($p) => $body,
+            AnyPropagator::Custom($p) => $body,
         }
+    };
+}
+
+impl AnyPropagator {
+    /// [`Propagator::priority`], without a virtual call for the built-ins.
+    #[inline]
+    pub(crate) fn priority(&self) -> Priority {
+        dispatch!(self, p => p.priority())
+    }
+
+    /// [`Propagator::state_words`], without a virtual call for the
+    /// built-ins.
+    #[inline]
+    pub(crate) fn state_words(&self) -> usize {
+        dispatch!(self, p => p.state_words())
+    }
+
+    /// [`Propagator::subscribe`], without a virtual call for the built-ins
+    /// (an engine build makes one a propagator).
+    #[inline]
+    pub(crate) fn subscribe(&self, subs: &mut Subscriptions) {
+        dispatch!(self, p => p.subscribe(subs))
     }
 
     /// The function that runs this propagator: the engine keeps it next to
@@ -733,6 +771,27 @@ impl AnyPropagator {
 #[cfg(test)]
 mod tests {
     use super::{Ctx, Wakeups, fixed_bits, fixed_words};
+    use crate::model::VarId;
+
+    #[test]
+    fn has_repeats_agrees_with_comparing_every_pair() {
+        // Indices drawn from a few values 64 apart, so that most lists
+        // collide in the bitset of indices modulo 64 with or without a
+        // true repeat.
+        let mut rng = crate::check::SplitMix64::new(3);
+        let (mut with, mut without) = (0, 0);
+        for _ in 0..5_000 {
+            let n = rng.below(9);
+            let vars: Vec<VarId> = (0..n)
+                .map(|_| VarId::new(0, (rng.below(6) + 64 * rng.below(3)) as u32))
+                .collect();
+            let expected = (1..n).any(|i| (0..i).any(|j| vars[i] == vars[j]));
+            assert_eq!(super::has_repeats(&vars), expected, "{vars:?}");
+            with += usize::from(expected);
+            without += usize::from(!expected && n > 2);
+        }
+        assert!(with > 1_000 && without > 200, "both answers are covered");
+    }
 
     #[test]
     fn fixed_range_reads_across_word_boundaries() {

@@ -14,7 +14,7 @@ use crate::domain::Domain;
 use crate::model::VarId;
 use crate::propagators::{
     Conflict, Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions, bounds_moved,
-    in_order_from,
+    has_repeats, in_order_from,
 };
 
 /// Value-strength all-different.
@@ -276,20 +276,6 @@ fn down<const M: u8>(bits: u64, offsets: &[i32], i: usize) -> u64 {
     }
 }
 
-/// Whether a variable occurs twice in `vars`. Runs once an engine build,
-/// which may serve a single uniqueness check of a few nodes: a bitset of
-/// the indices modulo 64 settles most groups in one pass, and only a
-/// collision there needs the pairwise test.
-fn has_repeats(vars: &[VarId]) -> bool {
-    let (mut seen, mut collision) = (0u64, false);
-    for x in vars {
-        let bit = 1u64 << (x.index() % 64);
-        collision |= seen & bit != 0;
-        seen |= bit;
-    }
-    collision && (1..vars.len()).any(|i| vars[..i].contains(&vars[i]))
-}
-
 impl Propagator for AllDifferentValue {
     fn name(&self) -> &'static str {
         "all-different"
@@ -463,7 +449,7 @@ mod tests {
                 (0..n).map(|_| rng.below(9) as i32 - 3).collect()
             };
             let p = AllDifferentValue::new(vars, offsets);
-            repeated += usize::from(super::has_repeats(&p.vars));
+            repeated += usize::from(crate::propagators::has_repeats(&p.vars));
             let mut doms: Vec<u64> = (0..m)
                 .map(|_| {
                     let mut d = 0u64;
