@@ -8,6 +8,7 @@
 mod common;
 
 use std::hint::black_box;
+use std::num::NonZeroUsize;
 
 use bitfd::{Domain, Mode, Model, SearchOptions, Solver, Strength, VarId};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
@@ -144,6 +145,17 @@ fn queens_counts(c: &mut Criterion) {
         assert_eq!(count(&m), terms[n].as_u64().expect("term"));
         group.bench_with_input(BenchmarkId::new("count", n), &m, |b, m| {
             b.iter(|| black_box(count(m)))
+        });
+    }
+    // The same counts split over both cores of this machine.
+    let two = NonZeroUsize::new(2).expect("not zero");
+    let options = SearchOptions::default();
+    for n in [10usize, 12] {
+        let (m, _) = common::queens_model(n, Strength::Value);
+        let parallel = Solver::new(&m).count_parallel(&options, two).stats;
+        assert_eq!(parallel.solutions, terms[n].as_u64().expect("term"));
+        group.bench_with_input(BenchmarkId::new("count-2-threads", n), &m, |b, m| {
+            b.iter(|| black_box(Solver::new(m).count_parallel(&options, two).stats))
         });
     }
     group.finish();

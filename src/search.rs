@@ -41,6 +41,8 @@ use crate::model::{ConstraintId, Model, Names, VarId};
 use crate::observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer};
 use crate::propagators::ones;
 
+mod parallel;
+
 /// Which unfixed variable to branch on.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum VarOrder {

@@ -5,7 +5,9 @@
 
 mod common;
 
-use bitfd::{Mode, SearchOptions, Solver, Strength, ValueOrder, VarOrder};
+use std::num::NonZeroUsize;
+
+use bitfd::{Mode, SearchOptions, SearchStatus, Solver, Strength, ValueOrder, VarOrder};
 use common::{load_json, queens_model, queens_pairwise_model};
 
 /// OEIS A000170 as `known_counts.json` prints it: `terms[n - offset]` is the
@@ -55,6 +57,27 @@ fn queens_counts_match_oeis_a000170() {
         let outcome = Solver::new(&model).count(&SearchOptions::default());
         assert!(!outcome.status.is_cut_short());
         assert_eq!(outcome.stats.solutions, a000170(n), "n = {n}");
+    }
+}
+
+#[test]
+fn parallel_counts_match_oeis_a000170_and_the_sequential_tree() {
+    // The split opens 128 subtrees a thread, so from 8 queens on (some 800
+    // nodes and more) the helper threads count most of the tree.
+    for n in sizes() {
+        let (model, _) = queens_model(n, Strength::Value);
+        let options = SearchOptions::default();
+        let sequential = Solver::new(&model).count(&options);
+        for threads in [2, 3, 4] {
+            let threads = NonZeroUsize::new(threads).expect("not zero");
+            let parallel = Solver::new(&model).count_parallel(&options, threads);
+            assert_eq!(parallel.status, SearchStatus::Complete);
+            assert_eq!(parallel.stats.solutions, a000170(n), "n = {n}");
+            assert_eq!(
+                parallel.stats, sequential.stats,
+                "n = {n}, {threads} threads"
+            );
+        }
     }
 }
 

@@ -22,6 +22,8 @@
 //! solver is reusable. A second property mixes a user propagator ([`SumIs`],
 //! `x + y = k` on bounds) into the random models.
 
+use std::num::NonZeroUsize;
+
 use bitfd::propagators::{Ctx, Event, Propagation, Propagator, Status, Subscriptions};
 use bitfd::{
     ConstraintId, Domain, Mode, Model, ModelError, SearchOptions, SearchStatus, Solver, Strength,
@@ -366,6 +368,10 @@ fn check_searches(case: &RandomModel) -> Result<(), TestCaseError> {
             let count = solver.solve(&opts, Mode::Count);
             prop_assert!(count.solutions.is_empty(), "count kept solutions, {}", at);
             prop_assert_eq!(count.stats, all.stats, "count's tree, {}", at);
+            let two_threads = NonZeroUsize::new(2).expect("not zero");
+            let parallel = solver.count_parallel(&opts, two_threads);
+            prop_assert_eq!(parallel.stats, all.stats, "parallel count's tree, {}", at);
+            prop_assert_eq!(parallel.root_failure, all.root_failure, "{}", at);
 
             let two = solver.solve(&opts, Mode::AtMost(2));
             prop_assert_eq!(&two.solutions[..], &all.solutions[..n.min(2)], "{}", at);

@@ -1,0 +1,381 @@
+//! Counting on several threads ([`Solver::count_parallel`]).
+//!
+//! The calling thread first opens the top of the tree, breadth first, until
+//! enough subtrees are waiting; every thread (the calling one too) then
+//! takes the next waiting subtree and counts it whole, with its own copy of
+//! the solver, until none is left. Each subtree starts from its parent's
+//! saved fixpoint and decision, exactly as the sequential search enters it,
+//! so every node is propagated from the same state as there: the summed
+//! statistics are those of [`Solver::count`], whatever the threads and
+//! however the subtrees fall to them.
+
+use std::num::NonZeroUsize;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::thread;
+
+use super::{Next, Outcome, SearchOptions, SearchStatus, Solver, Stats};
+use crate::domain::Domain;
+use crate::observer::Decision;
+
+/// Subtrees opened a thread before the threads start: enough that a thread
+/// that drew small ones finds more while another counts a large one (the
+/// split opens about as many nodes, a fraction of a millisecond).
+const SUBTREES_PER_THREAD: usize = 128;
+
+/// A subtree still to count: the node that `decision` leads to from the
+/// parent whose fixpoint is saved at `state` (words of the split's arena).
+#[derive(Clone, Copy, Debug)]
+struct Subtree {
+    state: usize,
+    decision: Decision,
+    depth: u32,
+    /// The size of its search space before propagation, as a base-2
+    /// logarithm: the parent's, with the branching variable's domain
+    /// narrowed by the decision. Only the split's order depends on it.
+    size: f64,
+}
+
+/// The base-2 logarithm of the number of assignments of `doms`.
+fn log_size(doms: &[u64]) -> f64 {
+    doms.iter().map(|&d| log_values(Domain::from_bits(d))).sum()
+}
+
+/// The base-2 logarithm of the number of values in `d` (0 for none).
+fn log_values(d: Domain) -> f64 {
+    f64::from(d.size().max(1)).log2()
+}
+
+/// The subtrees to count and the next one to hand out, shared by the
+/// threads.
+struct Work<'a> {
+    states: &'a [u64],
+    subtrees: &'a [Subtree],
+    next: AtomicUsize,
+}
+
+impl Stats {
+    /// Adds the counts of a disjoint part of the same tree.
+    fn absorb(&mut self, part: Stats) {
+        self.nodes += part.nodes;
+        self.choices += part.choices;
+        self.failures += part.failures;
+        self.solutions += part.solutions;
+        self.max_depth = self.max_depth.max(part.max_depth);
+        self.propagations += part.propagations;
+    }
+}
+
+impl Solver {
+    /// Counts the solutions as [`Solver::count`] does, on `threads` threads
+    /// (the calling one among them).
+    ///
+    /// The outcome is the same as `count`'s, statistics included, for any
+    /// number of threads and on every run: the tree is split into subtrees
+    /// that are counted whole and summed, and each node is propagated from
+    /// the state the sequential search gives it. Only the order in which
+    /// the nodes are visited differs, and a count does not show it.
+    ///
+    /// It pays on searches of milliseconds or more: starting the threads
+    /// costs tens of microseconds, more than a whole zebra puzzle. With one
+    /// thread, or with a node limit (a search cut at the same node on every
+    /// machine needs one order of visit), it counts on the calling thread,
+    /// exactly as `count`. A time limit is checked by every thread; when it
+    /// cuts the search short the partial counts depend on the timing, as
+    /// they do for `count`.
+    ///
+    /// ```
+    /// use std::num::NonZeroUsize;
+    ///
+    /// use bitfd::{Model, SearchOptions, Solver, Strength};
+    ///
+    /// // Eight queens, one a row: columns and both diagonals all different.
+    /// let mut m = Model::new();
+    /// let rows: Vec<_> = (0..8)
+    ///     .map(|i| m.int_var(&format!("row {i}"), 0, 7))
+    ///     .collect::<Result<_, _>>()?;
+    /// let up: Vec<i64> = (0..8).collect();
+    /// let down: Vec<i64> = (0..8).map(|i| 7 - i).collect();
+    /// m.all_different(&rows, Strength::Value)?;
+    /// m.all_different_offsets(&rows, &up, Strength::Value)?;
+    /// m.all_different_offsets(&rows, &down, Strength::Value)?;
+    ///
+    /// let options = SearchOptions::default();
+    /// let two = NonZeroUsize::new(2).expect("not zero");
+    /// let parallel = Solver::new(&m).count_parallel(&options, two);
+    /// let sequential = Solver::new(&m).count(&options);
+    /// assert_eq!(parallel.stats.solutions, 92);
+    /// assert_eq!(parallel.stats, sequential.stats);
+    /// # Ok::<(), bitfd::ModelError>(())
+    /// ```
+    pub fn count_parallel(&mut self, options: &SearchOptions, threads: NonZeroUsize) -> Outcome {
+        self.count_split(options, threads.get(), SUBTREES_PER_THREAD)
+    }
+
+    /// [`Solver::count_parallel`] with `per_thread` subtrees opened a
+    /// thread (tests make small trees reach the threads this way).
+    fn count_split(
+        &mut self,
+        options: &SearchOptions,
+        threads: usize,
+        per_thread: usize,
+    ) -> Outcome {
+        if threads <= 1 || options.node_limit.is_some() {
+            return self.count(options);
+        }
+        self.start(options);
+        let (states, subtrees, mut status) = self.split(threads * per_thread);
+        // The split's own nodes, and the root's failure if it failed: the
+        // subtrees' searches below reuse both fields.
+        let (mut stats, root_failure) = (self.stats, self.root_failure);
+        if status == SearchStatus::Complete && !subtrees.is_empty() {
+            let work = Work {
+                states: &states,
+                subtrees: &subtrees,
+                next: AtomicUsize::new(0),
+            };
+            let mut parts = Vec::with_capacity(threads);
+            thread::scope(|scope| {
+                let helpers: Vec<_> = (1..threads)
+                    .map(|_| {
+                        let mut helper = self.clone();
+                        let work = &work;
+                        scope.spawn(move || helper.count_subtrees(work))
+                    })
+                    .collect();
+                parts.push(self.count_subtrees(&work));
+                for helper in helpers {
+                    match helper.join() {
+                        Ok(part) => parts.push(part),
+                        // A user's propagator panicked on that thread.
+                        Err(panic) => std::panic::resume_unwind(panic),
+                    }
+                }
+            });
+            for (part, part_status) in parts {
+                stats.absorb(part);
+                if part_status != SearchStatus::Complete {
+                    status = part_status;
+                }
+            }
+        }
+        self.stats = stats;
+        self.root_failure = root_failure;
+        self.next = Next::Done(status);
+        Outcome {
+            status,
+            solutions: Vec::new(),
+            stats,
+            root_failure,
+        }
+    }
+
+    /// Opens the tree from the root until at least `wanted` subtrees wait
+    /// or the tree is done, always opening the waiting subtree with the
+    /// largest search space (see [`Subtree::size`]): in a binary tree the
+    /// right branches (`x != v`) hold most of it, so opening level by level
+    /// would leave one subtree with half the work. Returns the saved parent
+    /// states, the waiting subtrees, largest first (so that the small ones
+    /// fill in at the end), and whether the time limit stopped the split;
+    /// the nodes opened are counted in `stats`.
+    fn split(&mut self, wanted: usize) -> (Vec<u64>, Vec<Subtree>, SearchStatus) {
+        let width = self.engine.state_len();
+        let propagations = self.engine.propagations();
+        let mut states = Vec::new();
+        let mut waiting: Vec<Subtree> = Vec::new();
+        let mut node = None;
+        let status = loop {
+            if let Some(status) = self.limit_reached() {
+                // The node about to be opened was not: it still waits.
+                waiting.extend(node);
+                break status;
+            }
+            let depth = match node {
+                None => 0,
+                Some(Subtree {
+                    state,
+                    decision,
+                    depth,
+                    ..
+                }) => {
+                    self.engine.restore(&states[state..state + width]);
+                    self.engine.restrict(decision.var, decision.keeps());
+                    depth
+                }
+            };
+            if let Some(branch) = self.open(depth) {
+                let state = states.len();
+                states.resize(state + width, 0);
+                self.engine.save(&mut states[state..]);
+                let size = log_size(self.engine.domain_bits());
+                let before = self.engine.dom(branch.var);
+                for decision in [branch, branch.negate()] {
+                    let after = before & decision.keeps();
+                    waiting.push(Subtree {
+                        state,
+                        decision,
+                        depth: depth + 1,
+                        size: size - log_values(before) + log_values(after),
+                    });
+                }
+            }
+            if waiting.len() >= wanted {
+                break SearchStatus::Complete;
+            }
+            let largest =
+                (0..waiting.len()).max_by(|&a, &b| waiting[a].size.total_cmp(&waiting[b].size));
+            match largest {
+                Some(at) => node = Some(waiting.swap_remove(at)),
+                None => break SearchStatus::Complete,
+            }
+        };
+        self.stats.propagations = self.engine.propagations() - propagations;
+        waiting.sort_by(|a, b| b.size.total_cmp(&a.size));
+        (states, waiting, status)
+    }
+
+    /// Propagates the node the engine holds, at `depth`, and counts it.
+    /// Returns its left branch if it is a choice.
+    fn open(&mut self, depth: u32) -> Option<Decision> {
+        self.stats.nodes += 1;
+        self.stats.max_depth = self.stats.max_depth.max(depth);
+        if let Err(by) = self.engine.propagate() {
+            self.stats.failures += 1;
+            if depth == 0 {
+                self.root_failure = Some(by);
+            }
+            return None;
+        }
+        let branch = self.branch();
+        match branch {
+            Some(_) => self.stats.choices += 1,
+            None => self.stats.solutions += 1,
+        }
+        branch
+    }
+
+    /// Counts subtrees of `work` until none is left (or the time limit
+    /// passes): their statistics summed, and why it stopped.
+    fn count_subtrees(&mut self, work: &Work<'_>) -> (Stats, SearchStatus) {
+        let width = self.engine.state_len();
+        let mut total = Stats::default();
+        while let Some(subtree) = work.subtrees.get(work.next.fetch_add(1, Ordering::Relaxed)) {
+            self.frames.clear();
+            self.stats = Stats::default();
+            self.engine
+                .restore(&work.states[subtree.state..subtree.state + width]);
+            self.engine
+                .restrict(subtree.decision.var, subtree.decision.keeps());
+            self.next = Next::Visit {
+                parent: None,
+                decision: Some(subtree.decision),
+                depth: subtree.depth,
+            };
+            // Each solution ends a step; the subtree ends when its last
+            // frame is popped.
+            let status = loop {
+                if let Err(status) = self.step(&mut ()) {
+                    break status;
+                }
+            };
+            total.absorb(self.stats);
+            if status != SearchStatus::Complete {
+                return (total, status);
+            }
+        }
+        (total, SearchStatus::Complete)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use super::*;
+    use crate::check::SplitMix64;
+    use crate::{Model, Strength, VarId};
+
+    /// A random model of 3 to 8 variables over 0..=5 with all-differents of
+    /// both strengths, orderings and distances: trees from one node (or a
+    /// root failure) to a few hundred.
+    fn random_model(rng: &mut SplitMix64) -> Model {
+        let mut m = Model::new();
+        let n = 3 + rng.below(6);
+        let vars: Vec<VarId> = (0..n)
+            .map(|i| {
+                let lo = rng.below(2) as i64;
+                m.int_var(&format!("x{i}"), lo, lo + 2 + rng.below(4) as i64)
+                    .expect("fresh")
+            })
+            .collect();
+        for _ in 0..rng.below(5) {
+            let (x, y) = (vars[rng.below(n)], vars[rng.below(n)]);
+            let c = rng.below(3) as i64;
+            match rng.below(4) {
+                0 => m.less(x, y).map(drop),
+                1 => m.distance(x, y, c).map(drop),
+                2 => m.not_equal(x, y).map(drop),
+                _ => m.offset(x, y, c - 1).map(drop),
+            }
+            .expect("valid");
+        }
+        if rng.below(2) == 0 {
+            let k = 2 + rng.below(n - 1);
+            let strength = if rng.below(2) == 0 {
+                Strength::Value
+            } else {
+                Strength::Domain
+            };
+            m.all_different(&vars[..k], strength).expect("valid");
+        }
+        m
+    }
+
+    #[test]
+    fn split_counts_equal_the_sequential_counts() {
+        // Few subtrees a thread, so that the helpers get work even in small
+        // trees; every statistic and the root's failure must be exactly the
+        // sequential search's, for every split and thread count.
+        let mut rng = SplitMix64::new(17);
+        let (mut helped, mut root_failures) = (0, 0);
+        for _ in 0..250 {
+            let model = random_model(&mut rng);
+            let options = SearchOptions::default();
+            let expected = Solver::new(&model).count(&options);
+            for threads in 2..=3 {
+                for per_thread in [1, 2, 5] {
+                    let mut solver = Solver::new(&model);
+                    let got = solver.count_split(&options, threads, per_thread);
+                    assert_eq!(got.stats, expected.stats, "{threads} threads, {per_thread}");
+                    assert_eq!(got.status, SearchStatus::Complete);
+                    assert_eq!(got.root_failure, expected.root_failure);
+                    assert_eq!(solver.stats(), expected.stats);
+                    // The solver is left ready for another search.
+                    assert_eq!(solver.count(&options).stats, expected.stats);
+                }
+            }
+            helped += usize::from(expected.stats.nodes > 10);
+            root_failures += usize::from(expected.root_failure.is_some());
+        }
+        assert!(helped > 60 && root_failures > 3, "{helped} {root_failures}");
+    }
+
+    #[test]
+    fn limits_end_a_parallel_count_as_they_end_a_count() {
+        let mut rng = SplitMix64::new(29);
+        let two = NonZeroUsize::new(2).expect("not zero");
+        for _ in 0..50 {
+            let model = random_model(&mut rng);
+            // A node limit makes it the sequential count, cut at the same
+            // node.
+            let options = SearchOptions::default().node_limit(4);
+            let expected = Solver::new(&model).count(&options);
+            let got = Solver::new(&model).count_parallel(&options, two);
+            assert_eq!((got.status, got.stats), (expected.status, expected.stats));
+            // No time at all: nothing is opened.
+            let options = SearchOptions::default().time_limit(Duration::ZERO);
+            let got = Solver::new(&model).count_split(&options, 2, 1);
+            assert_eq!(got.status, SearchStatus::TimeLimit);
+            assert_eq!(got.stats, Stats::default());
+        }
+    }
+}
