@@ -260,6 +260,11 @@ pub(crate) struct Wakeups<'a> {
     pub(crate) bounds: &'a [u32],
     /// Propagator ids.
     pub(crate) list: &'a [u32],
+    /// Bit `x` set when some propagator subscribes to `Changed` or
+    /// `Bounds` of variable `x` (set for more variables is safe, only
+    /// slower): a variable without is woken by being fixed alone. As long
+    /// as [`fixed_words`] says, the last word zero.
+    pub(crate) weak: &'a [u64],
 }
 
 /// Whether narrowing `old` to `new` removed its lowest or its highest
@@ -392,6 +397,18 @@ pub(crate) fn fixed_bits(doms: &[u64], into: &mut [u64]) {
     for (i, &d) in doms.iter().enumerate() {
         into[i / 64] |= u64::from(Domain::from_bits(d).is_fixed()) << (i % 64);
     }
+}
+
+/// Bits `first..first + 64` of `bitset`, which has a spare zero word at its
+/// end (see [`fixed_words`]), so the next word always exists; `first` must
+/// be below the bits the other words hold.
+#[inline(always)]
+fn bits_from(bitset: &[u64], first: usize) -> u64 {
+    let (word, shift) = (first / 64, first % 64);
+    // Shifting left twice moves the next word by `64 - shift` without a
+    // shift by 64 when `shift` is 0.
+    let [low, high] = [bitset[word], bitset[word + 1]];
+    low >> shift | (high << 1) << (63 - shift)
 }
 
 /// A propagator's only door to the domains: read them, narrow them.
@@ -571,12 +588,16 @@ impl<'a> Ctx<'a> {
     /// Wakes the subscribers of variables `first + k` for each bit `k` of
     /// `narrowed`, as [`Ctx::restrict`] would have for all the narrowings
     /// [`Ctx::block`] made: bit `k` of `moved` says whether a bound of
-    /// variable `first + k` moved. Several narrowings of one variable wake
-    /// the same propagators as one: the queue is a set, a bound that moved
-    /// in one step has moved overall, and only the last step can fix.
+    /// variable `first + k` moved, bit `k` of `fixed` whether it is now
+    /// fixed (`fixed` within `narrowed`). Several narrowings of one variable
+    /// wake the same propagators as one: the queue is a set, a bound that
+    /// moved in one step has moved overall, and only the last step can fix.
     #[inline(always)]
-    pub(crate) fn wake_block(&mut self, first: usize, narrowed: u64, moved: u64) {
-        for k in all_different::ones(narrowed) {
+    pub(crate) fn wake_block(&mut self, first: usize, narrowed: u64, moved: u64, fixed: u64) {
+        // A narrowing that leaves the variable open wakes only subscribers
+        // to `Changed` or `Bounds`: skip the variables that have none.
+        let wake = fixed | narrowed & bits_from(self.wakeups.weak, first);
+        for k in all_different::ones(wake) {
             let x = first + k;
             let new = self.doms[x];
             let moved = moved >> k & 1 != 0;
@@ -589,12 +610,15 @@ impl<'a> Ctx<'a> {
     /// set when variable `first + k` is fixed.
     #[inline(always)]
     pub(crate) fn fixed_range(&self, first: usize, n: usize) -> u64 {
-        let (word, shift) = (first / 64, first % 64);
-        // The bitset has a spare zero word at its end, so the next word
-        // always exists; shifting left twice moves it by `64 - shift`
-        // without a shift by 64 when `shift` is 0.
-        let [low, high] = [self.fixed[word], self.fixed[word + 1]];
-        (low >> shift | (high << 1) << (63 - shift)) & (u64::MAX >> (64 - n))
+        bits_from(self.fixed, first) & (u64::MAX >> (64 - n))
+    }
+
+    /// The variables among `first..first + n` (`n <= 64`) that some
+    /// propagator subscribes to `Changed` or `Bounds` of (see
+    /// [`Wakeups::weak`]): bit `k` for variable `first + k`.
+    #[inline(always)]
+    pub(crate) fn weak_range(&self, first: usize, n: usize) -> u64 {
+        bits_from(self.wakeups.weak, first) & (u64::MAX >> (64 - n))
     }
 
     /// Fixes `x` to `v`.
@@ -804,6 +828,7 @@ mod tests {
             masks: &[],
             bounds: &[],
             list: &[],
+            weak: &[],
         };
         let mut queue = [0u64; 1];
         let ctx = Ctx::new(&mut doms, &mut fixed, &mut [], &mut queue, wakeups, None);

@@ -66,10 +66,12 @@ pub(crate) fn record<R>(
 ) -> (R, Vec<(usize, u64, u64)>) {
     // One queue word: wake-ups go through masks, all empty here.
     let masks = vec![0u64; 3 * doms.len()];
+    let weak = vec![0u64; super::fixed_words(doms.len())];
     let wakeups = Wakeups {
         masks: &masks,
         bounds: &[],
         list: &[],
+        weak: &weak,
     };
     let mut queue = [0u64; 1];
     let mut seen = Prunings::default();
@@ -94,13 +96,15 @@ pub(crate) type Outcome<R> = (R, Vec<u64>, Vec<u64>, u64);
 /// Runs `run` on the domains `doms` (at most 21 variables) and propagator
 /// state `state` with nobody recording (`observed` false) or a recorder
 /// (`observed` true), and returns what it left. Every variable `x` has its
-/// own three subscribers, bits `3x` (any change), `3x + 1` (bounds) and
-/// `3x + 2` (fixed), woken as the engine's masks wake them: so the queue
-/// says which events each variable had.
+/// own subscriber to being fixed, bit `3x + 2` of the queue, and if bit `x`
+/// of `weak` is set two more, bits `3x` (any change) and `3x + 1` (bounds),
+/// woken as the engine's masks wake them: so the queue says which events
+/// each variable had that someone listens to.
 pub(crate) fn run_with_events<R>(
     doms: &[u64],
     state: &mut [u64],
     observed: bool,
+    weak: u64,
     run: impl FnOnce(&mut Ctx<'_>) -> R,
 ) -> Outcome<R> {
     assert!(doms.len() <= 21, "three queue bits a variable in one word");
@@ -108,13 +112,17 @@ pub(crate) fn run_with_events<R>(
         .map(|b| {
             let (x, event) = (b / 3, b % 3);
             // Event e wakes the subscribers to e and to every weaker event.
-            (0..=event).fold(0, |m, e| m | 1 << (3 * x + e))
+            (0..=event)
+                .filter(|&e| e == 2 || weak >> x & 1 == 1)
+                .fold(0, |m, e| m | 1 << (3 * x + e))
         })
         .collect();
+    let weak = [weak & (u64::MAX >> (64 - doms.len().max(1))), 0];
     let wakeups = Wakeups {
         masks: &masks,
         bounds: &[],
         list: &[],
+        weak: &weak,
     };
     let mut doms = doms.to_vec();
     let mut queue = [0u64; 1];
