@@ -532,7 +532,11 @@ impl Engine {
     #[inline]
     pub fn restore(&mut self, from: &[u64]) {
         self.state[..self.width].copy_from_slice(from);
-        self.bits[..self.words].fill(0);
+        // One queue word (the common case) without a call to `memset`.
+        match &mut self.bits[..self.words] {
+            [word] => *word = 0,
+            queue => queue.fill(0),
+        }
     }
 
     /// Goes back to the root: the model's initial domains, every enabled
