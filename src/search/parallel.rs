@@ -22,6 +22,10 @@ use crate::observer::Decision;
 /// split opens about as many nodes, a fraction of a millisecond).
 const SUBTREES_PER_THREAD: usize = 128;
 
+/// The most nodes the split opens for each subtree it is to leave waiting:
+/// it keeps one saved state for each choice it opens.
+const OPENED_PER_SUBTREE: usize = 4;
+
 /// A subtree still to count: the node that `decision` leads to from the
 /// parent whose fixpoint is saved at `state` (words of the split's arena).
 #[derive(Clone, Copy, Debug)]
@@ -169,8 +173,9 @@ impl Solver {
         }
     }
 
-    /// Opens the tree from the root until at least `wanted` subtrees wait
-    /// or the tree is done, always opening the waiting subtree with the
+    /// Opens the tree from the root until at least `wanted` subtrees wait,
+    /// the tree is done or [`OPENED_PER_SUBTREE`] nodes a wanted subtree
+    /// are open, always opening the waiting subtree with the
     /// largest search space (see [`Subtree::size`]): in a binary tree the
     /// right branches (`x != v`) hold most of it, so opening level by level
     /// would leave one subtree with half the work. Returns the saved parent
@@ -182,7 +187,7 @@ impl Solver {
         let propagations = self.engine.propagations();
         let mut states = Vec::new();
         let mut waiting: Vec<Subtree> = Vec::new();
-        let mut node = None;
+        let (mut node, mut opened) = (None, 0);
         let status = loop {
             if let Some(status) = self.limit_reached() {
                 // The node about to be opened was not: it still waits.
@@ -218,7 +223,12 @@ impl Solver {
                     });
                 }
             }
-            if waiting.len() >= wanted {
+            opened += 1;
+            // Enough subtrees; or a tree so thin (failed left branches all
+            // down a path) that opening more would only search it alone and
+            // keep a state for every choice on the way: the threads share
+            // what there is.
+            if waiting.len() >= wanted || opened >= OPENED_PER_SUBTREE * wanted {
                 break SearchStatus::Complete;
             }
             let largest =
@@ -357,6 +367,34 @@ mod tests {
             root_failures += usize::from(expected.root_failure.is_some());
         }
         assert!(helped > 60 && root_failures > 3, "{helped} {root_failures}");
+    }
+
+    #[test]
+    fn a_thin_tree_is_split_within_bounds() {
+        // x = y and x != y: propagation sees the conflict only once both are
+        // fixed, so the tree is one path of 64 choices, each with a failed
+        // left branch. The split must stop after a few nodes (not open the
+        // path alone, keeping a state a choice) and the count still be the
+        // sequential one.
+        let mut m = Model::new();
+        let x = m.int_var("x", 0, 63).expect("fresh");
+        let y = m.int_var("y", 0, 63).expect("fresh");
+        m.equal(x, y).expect("valid");
+        m.all_different(&[x, y], Strength::Value).expect("valid");
+        let options = SearchOptions::default();
+        let expected = Solver::new(&m).count(&options);
+        assert_eq!(expected.stats.nodes, 127);
+        let mut solver = Solver::new(&m);
+        solver.start(&options);
+        let (states, subtrees, status) = solver.split(2);
+        assert_eq!(status, SearchStatus::Complete);
+        assert!(!subtrees.is_empty());
+        assert!(solver.stats.nodes <= (OPENED_PER_SUBTREE * 2) as u64);
+        assert!(states.len() <= OPENED_PER_SUBTREE * 2 * solver.engine.state_len());
+        for threads in 2..=4 {
+            let got = Solver::new(&m).count_split(&options, threads, 1);
+            assert_eq!(got.stats, expected.stats, "{threads} threads");
+        }
     }
 
     #[test]
