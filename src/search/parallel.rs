@@ -127,7 +127,8 @@ impl Solver {
             return self.count(options);
         }
         self.start(options);
-        let (states, subtrees, mut status) = self.split(threads * per_thread);
+        let wanted = threads * per_thread;
+        let (states, subtrees, mut status) = self.split(wanted, OPENED_PER_SUBTREE * wanted);
         // The split's own nodes, and the root's failure if it failed: the
         // subtrees' searches below reuse both fields.
         let (mut stats, root_failure) = (self.stats, self.root_failure);
@@ -174,15 +175,14 @@ impl Solver {
     }
 
     /// Opens the tree from the root until at least `wanted` subtrees wait,
-    /// the tree is done or [`OPENED_PER_SUBTREE`] nodes a wanted subtree
-    /// are open, always opening the waiting subtree with the
+    /// the tree is done or `most` nodes are open, always opening the waiting subtree with the
     /// largest search space (see [`Subtree::size`]): in a binary tree the
     /// right branches (`x != v`) hold most of it, so opening level by level
     /// would leave one subtree with half the work. Returns the saved parent
     /// states, the waiting subtrees, largest first (so that the small ones
     /// fill in at the end), and whether the time limit stopped the split;
     /// the nodes opened are counted in `stats`.
-    fn split(&mut self, wanted: usize) -> (Vec<u64>, Vec<Subtree>, SearchStatus) {
+    fn split(&mut self, wanted: usize, most: usize) -> (Vec<u64>, Vec<Subtree>, SearchStatus) {
         let width = self.engine.state_len();
         let propagations = self.engine.propagations();
         let mut states = Vec::new();
@@ -228,7 +228,7 @@ impl Solver {
             // down a path) that opening more would only search it alone and
             // keep a state for every choice on the way: the threads share
             // what there is.
-            if waiting.len() >= wanted || opened >= OPENED_PER_SUBTREE * wanted {
+            if waiting.len() >= wanted || opened >= most {
                 break SearchStatus::Complete;
             }
             let largest =
@@ -370,27 +370,29 @@ mod tests {
     }
 
     #[test]
-    fn a_thin_tree_is_split_within_bounds() {
+    fn the_split_opens_at_most_the_nodes_it_may() {
         // x = y and x != y: propagation sees the conflict only once both are
-        // fixed, so the tree is one path of 64 choices, each with a failed
-        // left branch. The split must stop after a few nodes (not open the
-        // path alone, keeping a state a choice) and the count still be the
-        // sequential one.
+        // fixed. Split in halves, the tree is complete over x's 64 values
+        // (127 nodes) and never has more than 64 subtrees waiting: asked for
+        // 100, the split stops at the nodes it may open, not at the end of
+        // the tree, and the count is still the sequential one.
         let mut m = Model::new();
         let x = m.int_var("x", 0, 63).expect("fresh");
         let y = m.int_var("y", 0, 63).expect("fresh");
         m.equal(x, y).expect("valid");
         m.all_different(&[x, y], Strength::Value).expect("valid");
-        let options = SearchOptions::default();
+        let options = SearchOptions::default().value_order(crate::ValueOrder::Split);
         let expected = Solver::new(&m).count(&options);
         assert_eq!(expected.stats.nodes, 127);
-        let mut solver = Solver::new(&m);
-        solver.start(&options);
-        let (states, subtrees, status) = solver.split(2);
-        assert_eq!(status, SearchStatus::Complete);
-        assert!(!subtrees.is_empty());
-        assert!(solver.stats.nodes <= (OPENED_PER_SUBTREE * 2) as u64);
-        assert!(states.len() <= OPENED_PER_SUBTREE * 2 * solver.engine.state_len());
+        for most in [1, 10, 100] {
+            let mut solver = Solver::new(&m);
+            solver.start(&options);
+            let (states, subtrees, status) = solver.split(100, most);
+            assert_eq!(status, SearchStatus::Complete);
+            assert_eq!(solver.stats.nodes, most as u64);
+            assert!(states.len() <= most * solver.engine.state_len());
+            assert!(!subtrees.is_empty());
+        }
         for threads in 2..=4 {
             let got = Solver::new(&m).count_split(&options, threads, 1);
             assert_eq!(got.stats, expected.stats, "{threads} threads");
