@@ -65,6 +65,32 @@ fn solve_modes_all_count_and_max() {
 }
 
 #[test]
+fn a_single_count_is_the_same_on_any_number_of_threads() {
+    // Two groups of five and no clue: 5! x 5! = 14,400 solutions, in a tree
+    // large enough (28,799 nodes) that the count is split among threads.
+    let text = b"title \"Two groups, no clues\"\nhouses 5\n\
+        color: red green ivory yellow blue\npet: dog snails fox horse zebra\n";
+    let statistics: Vec<Value> = ["1", "2", "3"]
+        .iter()
+        .map(|jobs| {
+            let r = run(&["solve", "--count", "--json", "-j", jobs, "-"], Some(text));
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            let doc: Value = serde_json::from_str(&r.stdout).expect("one JSON line");
+            let mut stats = doc["statistics"].clone();
+            stats
+                .as_object_mut()
+                .expect("an object")
+                .remove("solveTime");
+            stats
+        })
+        .collect();
+    assert_eq!(statistics[0]["nSolutions"], 120 * 120);
+    assert!(statistics[0]["nodes"].as_u64().expect("nodes") > 10_000);
+    assert_eq!(statistics[1], statistics[0]);
+    assert_eq!(statistics[2], statistics[0]);
+}
+
+#[test]
 fn solve_reads_several_files_and_standard_input() {
     let text = std::fs::read(
         Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/puzzles/zebralogic.zebra"),

@@ -19,6 +19,7 @@ mod minimize;
 mod solve;
 mod sudoku;
 
+use std::num::NonZeroUsize;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
@@ -66,6 +67,18 @@ fn search<O: Observer>(
     let started = Instant::now();
     let mut solver = Solver::new(model);
     let outcome = solver.solve_observed(options, mode, observer);
+    (outcome, started.elapsed())
+}
+
+/// Counts the solutions of `model` on `threads` threads
+/// ([`Solver::count_parallel`]), and the time it took.
+fn count_parallel(
+    model: &Model,
+    options: &SearchOptions,
+    threads: NonZeroUsize,
+) -> (Outcome, Duration) {
+    let started = Instant::now();
+    let outcome = Solver::new(model).count_parallel(options, threads);
     (outcome, started.elapsed())
 }
 

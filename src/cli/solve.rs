@@ -4,6 +4,7 @@
 
 use std::fmt::Write as _;
 use std::io;
+use std::num::NonZeroUsize;
 use std::process::ExitCode;
 use std::time::Duration;
 
@@ -15,7 +16,9 @@ use serde_json::{Value, json};
 use super::args::{SolveArgs, TreeFormat};
 use super::batch::{Output, Terminal, run_ordered};
 use super::input::{Item, Loaded};
-use super::{BOLD, DIM, ERROR, GOOD, INPUT_ERROR, WARN, exit_code, search, stats_line};
+use super::{
+    BOLD, DIM, ERROR, GOOD, INPUT_ERROR, WARN, count_parallel, exit_code, search, stats_line,
+};
 
 /// Runs `bitfd solve`.
 pub(crate) fn solve(args: &SolveArgs) -> io::Result<ExitCode> {
@@ -33,17 +36,28 @@ pub(crate) fn solve(args: &SolveArgs) -> io::Result<ExitCode> {
     };
     // Several inputs get a header each.
     let several = source.len().is_none_or(|n| n > 1);
+    let threads = args.batch.jobs.threads();
+    // A single puzzle's count runs on the threads the batch would have had
+    // (the counts and statistics are the same on any number).
+    let count_threads = if several { 1 } else { threads };
     let mut terminal = Terminal::new(source.len());
     let work = |i: usize, item: Item| match item.load() {
-        Ok(loaded) => solve_one(args, mode, &loaded, several.then_some(i)),
+        Ok(loaded) => solve_one(args, mode, &loaded, several.then_some(i), count_threads),
         Err(e) => Output::load_error(&e, args.json),
     };
-    run_ordered(args.batch.jobs.threads(), source, work, &mut terminal)?;
+    run_ordered(threads, source, work, &mut terminal)?;
     Ok(exit_code(terminal.finish()?))
 }
 
-/// Solves one puzzle; `header` is its index when several are solved.
-fn solve_one(args: &SolveArgs, mode: Mode, loaded: &Loaded, header: Option<usize>) -> Output {
+/// Solves one puzzle; `header` is its index when several are solved. A
+/// count with nothing recorded runs on `count_threads` threads.
+fn solve_one(
+    args: &SolveArgs,
+    mode: Mode,
+    loaded: &Loaded,
+    header: Option<usize>,
+    count_threads: usize,
+) -> Output {
     let strength = args.search.strength();
     let puzzle = &loaded.puzzle;
     let pm = puzzle.to_model_with(strength);
@@ -52,7 +66,12 @@ fn solve_one(args: &SolveArgs, mode: Mode, loaded: &Loaded, header: Option<usize
     // The recorders, only when asked for: `()` records nothing.
     let (outcome, time, tree, trace) = match (args.tree, args.trace) {
         (None, false) => {
-            let (outcome, time) = search(model, &options, mode, &mut ());
+            let (outcome, time) = match NonZeroUsize::new(count_threads) {
+                Some(threads) if mode == Mode::Count && threads.get() > 1 => {
+                    count_parallel(model, &options, threads)
+                }
+                _ => search(model, &options, mode, &mut ()),
+            };
             (outcome, time, None, None)
         }
         (Some(_), false) => {
