@@ -1,9 +1,10 @@
 //! Counting on several threads ([`Solver::count_parallel`]).
 //!
-//! The calling thread first opens the top of the tree, breadth first, until
-//! enough subtrees are waiting; every thread (the calling one too) then
-//! takes the next waiting subtree and counts it whole, with its own copy of
-//! the solver, until none is left. Each subtree starts from its parent's
+//! The calling thread first opens the top of the tree, the subtree with the
+//! largest search space first, until enough subtrees are waiting; every
+//! thread (the calling one too) then takes the next waiting subtree, largest
+//! first, and counts it whole with its own copy of the solver, until none is
+//! left. Each subtree starts from its parent's
 //! saved fixpoint and decision, exactly as the sequential search enters it,
 //! so every node is propagated from the same state as there: the summed
 //! statistics are those of [`Solver::count`], whatever the threads and
