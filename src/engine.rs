@@ -253,14 +253,22 @@ impl Engine {
         // the `Bounds` bucket holds the subscribers to `Changed` too.
         self.weak.clear();
         self.weak.resize(self.fixed_words, 0);
-        for x in 0..vars {
-            let weak = if words <= MASK_WORDS {
-                let bounds = &self.wake_masks_all[(3 * x + 1) * words..][..words];
-                bounds.iter().any(|&m| m != 0)
-            } else {
-                self.wake_bounds[3 * x + 2] > self.wake_bounds[3 * x]
-            };
-            self.weak[x / 64] |= u64::from(weak) << (x % 64);
+        let weak = &mut self.weak;
+        let mut mark = |x: usize, is_weak: bool| weak[x / 64] |= u64::from(is_weak) << (x % 64);
+        if words == 0 {
+            // No propagator: nobody listens to anything.
+        } else if words == 1 {
+            for (x, buckets) in self.wake_masks_all.chunks_exact(3).enumerate() {
+                mark(x, buckets[1] != 0);
+            }
+        } else if words <= MASK_WORDS {
+            for (x, buckets) in self.wake_masks_all.chunks_exact(3 * words).enumerate() {
+                mark(x, buckets[words..2 * words].iter().any(|&m| m != 0));
+            }
+        } else {
+            for (x, b) in self.wake_bounds.windows(3).step_by(3).enumerate() {
+                mark(x, b[2] > b[0]);
+            }
         }
 
         // The current state and the root state, both from the model's domains.
