@@ -661,7 +661,9 @@ fn subsumed_pairs(model: &Model, by_constraint: &[Option<u32>], pairs: &mut Vec<
                 strength: Strength::Domain,
             } if group.len() == vars.len()
                 && offsets.iter().all(|&o| o == 0)
-                && (group == vars || vars.iter().all(|x| group.contains(x))) =>
+                && (Arc::ptr_eq(group, vars)
+                    || group == vars
+                    || vars.iter().all(|x| group.contains(x))) =>
             {
                 by_constraint[other.index()]
             }

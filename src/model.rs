@@ -928,10 +928,23 @@ impl Model {
         strength: Strength,
     ) -> Result<ConstraintId, ModelError> {
         self.post(Constraint::AllDifferent {
-            vars: vars.into(),
+            vars: self.group(vars),
             offsets: Vec::new(),
             strength,
         })
+    }
+
+    /// `vars` as a shared list: the last constraint's own when it has the
+    /// same variables (a group's all-different and each-value-held are
+    /// posted together), else a new one.
+    fn group(&self, vars: &[VarId]) -> Arc<[VarId]> {
+        match self.constraints.last().map(|p| &p.constraint) {
+            Some(
+                Constraint::AllDifferent { vars: last, .. }
+                | Constraint::EachValueHeld { vars: last, .. },
+            ) if **last == *vars => Arc::clone(last),
+            _ => vars.into(),
+        }
     }
 
     /// Posts that the values `vars[i] + offsets[i]` are pairwise different
@@ -959,7 +972,7 @@ impl Model {
             });
         }
         self.post(Constraint::AllDifferent {
-            vars: vars.into(),
+            vars: self.group(vars),
             offsets,
             strength,
         })
@@ -979,7 +992,7 @@ impl Model {
         values: Domain,
     ) -> Result<ConstraintId, ModelError> {
         self.post(Constraint::EachValueHeld {
-            vars: vars.into(),
+            vars: self.group(vars),
             values,
         })
     }
@@ -1107,4 +1120,44 @@ fn domain_of(values: &[i64]) -> Result<Domain, ModelError> {
     values.iter().try_fold(Domain::EMPTY, |d, &v| {
         Ok(d | Domain::singleton(check_value(v, "a value (0..=63)")?))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The variable list of a group constraint.
+    fn group_of(m: &Model, c: ConstraintId) -> &Arc<[VarId]> {
+        match m.constraint(c) {
+            Constraint::AllDifferent { vars, .. } | Constraint::EachValueHeld { vars, .. } => vars,
+            other => panic!("not a group constraint: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_group_posted_twice_in_a_row_shares_its_list() {
+        let mut m = Model::new();
+        let xs: Vec<VarId> = (0..4)
+            .map(|i| m.int_var(&format!("x{i}"), 1, 4).expect("fresh"))
+            .collect();
+        let distinct = m.all_different(&xs, Strength::Domain).expect("valid");
+        let held = m.each_value_held(&xs, Domain::range(1, 4)).expect("valid");
+        let shifted = m
+            .all_different_offsets(&xs, &[0, 1, 2, 3], Strength::Value)
+            .expect("valid");
+        assert!(Arc::ptr_eq(group_of(&m, distinct), group_of(&m, held)));
+        assert!(Arc::ptr_eq(group_of(&m, held), group_of(&m, shifted)));
+        // Other variables, or a constraint in between: a list of its own,
+        // with the variables given.
+        let fewer = m.all_different(&xs[..3], Strength::Value).expect("valid");
+        m.less(xs[0], xs[1]).expect("valid");
+        let again = m
+            .each_value_held(&xs[..3], Domain::range(1, 3))
+            .expect("valid");
+        assert!(!Arc::ptr_eq(group_of(&m, shifted), group_of(&m, fewer)));
+        assert!(!Arc::ptr_eq(group_of(&m, fewer), group_of(&m, again)));
+        assert_eq!(**group_of(&m, fewer), xs[..3]);
+        assert_eq!(**group_of(&m, again), xs[..3]);
+        assert_eq!(**group_of(&m, distinct), xs[..]);
+    }
 }
