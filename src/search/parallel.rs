@@ -400,6 +400,78 @@ mod tests {
         }
     }
 
+    /// N-queens with value all-differents: columns and both diagonals.
+    fn queens(n: usize) -> (Model, Vec<VarId>) {
+        let mut m = Model::new();
+        let rows: Vec<VarId> = (0..n)
+            .map(|i| {
+                m.int_var(&format!("row {i}"), 0, n as i64 - 1)
+                    .expect("fresh")
+            })
+            .collect();
+        let up: Vec<i64> = (0..n as i64).collect();
+        let down: Vec<i64> = (0..n as i64).map(|i| n as i64 - 1 - i).collect();
+        m.all_different(&rows, Strength::Value).expect("valid");
+        m.all_different_offsets(&rows, &up, Strength::Value)
+            .expect("valid");
+        m.all_different_offsets(&rows, &down, Strength::Value)
+            .expect("valid");
+        (m, rows)
+    }
+
+    #[test]
+    fn a_time_limit_stops_every_thread() {
+        // 10-queens takes a millisecond or more; a tenth of that stops the
+        // split's subtrees wherever the threads are.
+        let (m, _) = queens(10);
+        let full = Solver::new(&m).count(&SearchOptions::default()).stats;
+        let options = SearchOptions::default().time_limit(Duration::from_micros(100));
+        let got = Solver::new(&m).count_split(&options, 2, 8);
+        assert_eq!(got.status, SearchStatus::TimeLimit);
+        assert!(got.stats.nodes < full.nodes, "{:?}", got.stats);
+    }
+
+    /// Panics when its variable is fixed to `at`, as a faulty user
+    /// propagator might.
+    #[derive(Debug)]
+    struct PanicsAt {
+        x: VarId,
+        at: u8,
+    }
+
+    impl crate::propagators::Propagator for PanicsAt {
+        fn name(&self) -> &'static str {
+            "panics"
+        }
+
+        fn subscribe(&self, subs: &mut crate::propagators::Subscriptions) {
+            subs.on(self.x, crate::propagators::Event::Fixed);
+        }
+
+        fn propagate(
+            &self,
+            ctx: &mut crate::propagators::Ctx<'_>,
+        ) -> crate::propagators::Propagation {
+            assert!(
+                ctx.dom(self.x).value() != Some(self.at),
+                "a user propagator failed"
+            );
+            Ok(crate::propagators::Status::Fixpoint)
+        }
+    }
+
+    #[test]
+    #[should_panic(expected = "a user propagator failed")]
+    fn a_panic_on_any_thread_reaches_the_caller() {
+        // The last row fixed to its last column happens deep in the tree,
+        // in subtrees of either thread: the panic must come out of the
+        // count, not hang it or be lost.
+        let (mut m, rows) = queens(8);
+        m.post_propagator(PanicsAt { x: rows[7], at: 7 })
+            .expect("valid");
+        Solver::new(&m).count_split(&SearchOptions::default(), 2, 4);
+    }
+
     #[test]
     fn limits_end_a_parallel_count_as_they_end_a_count() {
         let mut rng = SplitMix64::new(29);
