@@ -27,6 +27,10 @@ const SUBTREES_PER_THREAD: usize = 128;
 /// it keeps one saved state for each choice it opens.
 const OPENED_PER_SUBTREE: usize = 4;
 
+/// The most words of saved states the split keeps (8 MiB), so that many
+/// threads on a wide model do not make it open a vast number of nodes.
+const SPLIT_WORDS: usize = 1 << 20;
+
 /// A subtree still to count: the node that `decision` leads to from the
 /// parent whose fixpoint is saved at `state` (words of the split's arena).
 #[derive(Clone, Copy, Debug)]
@@ -128,8 +132,13 @@ impl Solver {
             return self.count(options);
         }
         self.start(options);
-        let wanted = threads * per_thread;
-        let (states, subtrees, mut status) = self.split(wanted, OPENED_PER_SUBTREE * wanted);
+        let wanted = threads.saturating_mul(per_thread);
+        // Saved states for at most SPLIT_WORDS words, whatever the threads.
+        let width = self.engine.state_len().max(1);
+        let most = OPENED_PER_SUBTREE
+            .saturating_mul(wanted)
+            .min((SPLIT_WORDS / width).max(1));
+        let (states, subtrees, mut status) = self.split(wanted, most);
         // The split's own nodes, and the root's failure if it failed: the
         // subtrees' searches below reuse both fields.
         let (mut stats, root_failure) = (self.stats, self.root_failure);
@@ -141,11 +150,16 @@ impl Solver {
             };
             let mut parts = Vec::with_capacity(threads);
             thread::scope(|scope| {
-                let helpers: Vec<_> = (1..threads)
-                    .map(|_| {
+                // One helper fewer than the threads asked for, and no more
+                // than there are subtrees; if the system cannot start one,
+                // the threads started share the work.
+                let helpers: Vec<_> = (1..threads.min(subtrees.len()))
+                    .map_while(|_| {
                         let mut helper = self.clone();
                         let work = &work;
-                        scope.spawn(move || helper.count_subtrees(work))
+                        thread::Builder::new()
+                            .spawn_scoped(scope, move || helper.count_subtrees(work))
+                            .ok()
                     })
                     .collect();
                 parts.push(self.count_subtrees(&work));
@@ -429,6 +443,21 @@ mod tests {
         let got = Solver::new(&m).count_split(&options, 2, 8);
         assert_eq!(got.status, SearchStatus::TimeLimit);
         assert!(got.stats.nodes < full.nodes, "{:?}", got.stats);
+    }
+
+    #[test]
+    fn any_number_of_threads_gives_the_count() {
+        // More threads than subtrees start no idle helpers; an absurd count
+        // opens no more than the saved states' bound allows (here the whole
+        // tree, on the calling thread) and neither panics nor hoards memory.
+        let (m, _) = queens(10);
+        let options = SearchOptions::default();
+        let expected = Solver::new(&m).count(&options).stats;
+        for threads in [64, usize::MAX] {
+            let threads = NonZeroUsize::new(threads).expect("not zero");
+            let got = Solver::new(&m).count_parallel(&options, threads);
+            assert_eq!(got.stats, expected);
+        }
     }
 
     /// Panics when its variable is fixed to `at`, as a faulty user
