@@ -86,7 +86,7 @@ impl Solver {
     ///
     /// It pays on searches of milliseconds or more: starting the threads
     /// costs tens of microseconds, more than a whole zebra puzzle, and a
-    /// tree the split opens whole (some 128 nodes a thread, fewer on a model
+    /// tree the split opens whole (up to a few hundred nodes a thread, fewer on a model
     /// with a wide state) starts no thread at all. With one
     /// thread, or with a node limit (a search cut at the same node on every
     /// machine needs one order of visit), it counts on the calling thread,
