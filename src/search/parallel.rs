@@ -10,6 +10,8 @@
 //! statistics are those of [`Solver::count`], whatever the threads and
 //! however the subtrees fall to them.
 
+use std::cmp::{self, Reverse};
+use std::collections::BinaryHeap;
 use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
@@ -42,6 +44,24 @@ struct Subtree {
     /// logarithm: the parent's, with the branching variable's domain
     /// narrowed by the decision. Only the split's order depends on it.
     size: f64,
+}
+
+/// A subtree's [`Subtree::size`], ordered (sizes are never NaN).
+#[derive(Clone, Copy, Debug, PartialEq)]
+struct Size(f64);
+
+impl Eq for Size {}
+
+impl PartialOrd for Size {
+    fn partial_cmp(&self, other: &Size) -> Option<cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Size {
+    fn cmp(&self, other: &Size) -> cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
 }
 
 /// The base-2 logarithm of the number of assignments of `doms`.
@@ -192,33 +212,40 @@ impl Solver {
     }
 
     /// Opens the tree from the root until at least `wanted` subtrees wait,
-    /// the tree is done or `most` nodes are open, always opening the waiting subtree with the
-    /// largest search space (see [`Subtree::size`]): in a binary tree the
-    /// right branches (`x != v`) hold most of it, so opening level by level
-    /// would leave one subtree with half the work. Returns the saved parent
-    /// states, the waiting subtrees, largest first (so that the small ones
-    /// fill in at the end), and whether the time limit stopped the split;
-    /// the nodes opened are counted in `stats`.
+    /// the tree is done or `most` nodes are open, always opening the
+    /// waiting subtree with the largest search space (see
+    /// [`Subtree::size`]): in a binary tree the right branches (`x != v`)
+    /// hold most of it, so opening level by level would leave one subtree
+    /// with half the work. Returns the saved parent states, the waiting
+    /// subtrees, largest first (so that the small ones fill in at the end),
+    /// and whether the time limit stopped the split; the nodes opened are
+    /// counted in `stats`.
     fn split(&mut self, wanted: usize, most: usize) -> (Vec<u64>, Vec<Subtree>, SearchStatus) {
         let width = self.engine.state_len();
         let propagations = self.engine.propagations();
         let mut states = Vec::new();
-        let mut waiting: Vec<Subtree> = Vec::new();
-        let (mut node, mut opened) = (None, 0);
+        // Every subtree made, and the waiting ones by size (the earlier made
+        // first among equals), as indices into it.
+        let mut made: Vec<Subtree> = Vec::new();
+        let mut waiting: BinaryHeap<(Size, Reverse<usize>)> = BinaryHeap::new();
+        let (mut node, mut opened): (Option<usize>, usize) = (None, 0);
         let status = loop {
             if let Some(status) = self.limit_reached() {
                 // The node about to be opened was not: it still waits.
-                waiting.extend(node);
+                if let Some(at) = node {
+                    waiting.push((Size(made[at].size), Reverse(at)));
+                }
                 break status;
             }
             let depth = match node {
                 None => 0,
-                Some(Subtree {
-                    state,
-                    decision,
-                    depth,
-                    ..
-                }) => {
+                Some(at) => {
+                    let Subtree {
+                        state,
+                        decision,
+                        depth,
+                        ..
+                    } = made[at];
                     self.engine.restore(&states[state..state + width]);
                     self.engine.restrict(decision.var, decision.keeps());
                     depth
@@ -232,12 +259,14 @@ impl Solver {
                 let before = self.engine.dom(branch.var);
                 for decision in [branch, branch.negate()] {
                     let after = before & decision.keeps();
-                    waiting.push(Subtree {
+                    let subtree = Subtree {
                         state,
                         decision,
                         depth: depth + 1,
                         size: size - log_values(before) + log_values(after),
-                    });
+                    };
+                    waiting.push((Size(subtree.size), Reverse(made.len())));
+                    made.push(subtree);
                 }
             }
             opened += 1;
@@ -248,16 +277,19 @@ impl Solver {
             if waiting.len() >= wanted || opened >= most {
                 break SearchStatus::Complete;
             }
-            let largest =
-                (0..waiting.len()).max_by(|&a, &b| waiting[a].size.total_cmp(&waiting[b].size));
-            match largest {
-                Some(at) => node = Some(waiting.swap_remove(at)),
+            match waiting.pop() {
+                Some((_, Reverse(largest))) => node = Some(largest),
                 None => break SearchStatus::Complete,
             }
         };
         self.stats.propagations = self.engine.propagations() - propagations;
-        waiting.sort_by(|a, b| b.size.total_cmp(&a.size));
-        (states, waiting, status)
+        let subtrees = waiting
+            .into_sorted_vec()
+            .into_iter()
+            .rev()
+            .map(|(_, Reverse(at))| made[at])
+            .collect();
+        (states, subtrees, status)
     }
 
     /// Propagates the node the engine holds, at `depth`, and counts it.
