@@ -31,7 +31,9 @@
 //! * [`Model`]: named variables, constraints with labels, [`ModelError`].
 //! * [`propagators`]: the propagator contract and how to write your own.
 //! * [`Engine`]: the event queue and the fixpoint loop.
-//! * [`Solver`], [`SearchOptions`], [`Outcome`], [`Stats`]: search.
+//! * [`Solver`], [`SearchOptions`], [`Outcome`], [`Stats`]: search; and
+//!   [`Solver::count_parallel`], a count on several threads with the
+//!   statistics of one.
 //! * [`Observer`]: watch the search tree and the propagation as they happen.
 //! * [`check`]: uniqueness with witnesses, difficulty ratings, minimal clue sets.
 //! * [`generate`]: a seeded zebra puzzle generator.
