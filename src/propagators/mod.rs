@@ -183,8 +183,17 @@ impl Subscriptions {
         // only a propagator that subscribes differently the second time
         // gets here): it can never change, so nothing is lost.
         let (word, bit) = (self.owner as usize / 64, 1u64 << (self.owner % 64));
-        let first = 3 * x.index() + event as usize;
-        for b in first..3 * x.index() + 3 {
+        let buckets = 3 * x.index() + event as usize..3 * x.index() + 3;
+        if self.words == 1 {
+            // One word a bucket (the common case): the buckets are adjacent.
+            if let Some(masks) = self.masks.get_mut(buckets) {
+                for m in masks {
+                    *m |= bit;
+                }
+            }
+            return;
+        }
+        for b in buckets {
             if let Some(m) = self.masks.get_mut(b * self.words + word) {
                 *m |= bit;
             }
