@@ -75,8 +75,8 @@ pub struct Engine {
     /// bit `i` is set when variable `i` has one value (and a spare zero
     /// word ends it, see `propagators::fixed_words`).
     fixed_words: usize,
-    /// The words of one search state: the domains, then the propagators'
-    /// state words.
+    /// The words of one search state: the domains, the fixed-variable
+    /// bitset, then the propagators' state words.
     width: usize,
     /// `state[..width]` is the current state; `state[width..]` the state
     /// at the root, before any propagation. Between calls the queue is
@@ -619,14 +619,10 @@ impl Engine {
     }
 }
 
-/// The wake-list bucket of `x`'s subscribers to `e`.
+/// The wake-list bucket of `x`'s subscribers to `e` (as in
+/// [`Subscriptions::on`]: `Changed`, `Bounds`, `Fixed` in that order).
 fn bucket(x: VarId, e: Event) -> usize {
-    3 * x.index()
-        + match e {
-            Event::Changed => 0,
-            Event::Bounds => 1,
-            Event::Fixed => 2,
-        }
+    3 * x.index() + e as usize
 }
 
 /// Each-value-held constraints that a domain all-different makes redundant,

@@ -233,8 +233,6 @@ impl Constraint {
         vars
     }
 
-    /// Calls `f` on each variable the constraint mentions, without
-    /// allocating (except for a custom propagator's subscriptions).
     /// How many variable occurrences the constraint has (a custom
     /// propagator counts as none: it says so only when subscribing).
     pub(crate) fn arity(&self) -> usize {
@@ -255,6 +253,8 @@ impl Constraint {
         }
     }
 
+    /// Calls `f` on each variable the constraint mentions, without
+    /// allocating (except for a custom propagator's subscriptions).
     fn for_each_var(&self, mut f: impl FnMut(VarId)) {
         match self {
             Constraint::Equal { x, y }

@@ -36,6 +36,7 @@ use std::ops::Index;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::domain::Domain;
 use crate::engine::Engine;
 use crate::model::{ConstraintId, Model, Names, VarId};
 use crate::observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer};
@@ -293,6 +294,16 @@ struct Frame {
     right: Decision,
 }
 
+/// What a node turned out to be once propagated ([`Solver::open`]).
+enum Opened {
+    /// A failed leaf: the constraint that found the conflict.
+    Failed(ConstraintId),
+    /// A solution leaf: every variable is fixed.
+    Solution,
+    /// A choice node, with its left branch.
+    Choice(Decision),
+}
+
 /// What the search loop does next.
 #[derive(Clone, Copy, Debug)]
 enum Next {
@@ -535,8 +546,6 @@ impl Solver {
                         continue;
                     }
                     let id = self.stats.nodes;
-                    self.stats.nodes += 1;
-                    self.stats.max_depth = self.stats.max_depth.max(depth);
                     let node = |kind| Node {
                         id,
                         parent,
@@ -544,24 +553,21 @@ impl Solver {
                         decision,
                         kind,
                     };
-                    if let Err(by) = self.engine.propagate_observed(observer) {
-                        self.stats.failures += 1;
-                        if id == 0 {
-                            self.root_failure = Some(by);
+                    let branch = match self.open(depth, observer) {
+                        Opened::Failed(by) => {
+                            observer.node(&node(NodeKind::Failed { by: Some(by) }));
+                            self.next = Next::Backtrack;
+                            continue;
                         }
-                        observer.node(&node(NodeKind::Failed { by: Some(by) }));
-                        self.next = Next::Backtrack;
-                        continue;
-                    }
-                    let Some(branch) = self.branch() else {
-                        self.stats.solutions += 1;
-                        observer.node(&node(NodeKind::Solution {
-                            index: self.stats.solutions,
-                        }));
-                        self.next = Next::Backtrack;
-                        break Ok(());
+                        Opened::Solution => {
+                            observer.node(&node(NodeKind::Solution {
+                                index: self.stats.solutions,
+                            }));
+                            self.next = Next::Backtrack;
+                            break Ok(());
+                        }
+                        Opened::Choice(branch) => branch,
                     };
-                    self.stats.choices += 1;
                     observer.node(&node(NodeKind::Choice { branch }));
                     // Save the state for the right branch, then go left.
                     let at = self.frames.len() * width;
@@ -585,6 +591,33 @@ impl Solver {
         };
         self.stats.propagations += self.engine.propagations() - propagations_before;
         result
+    }
+
+    /// Propagates the node the engine holds, at `depth`, and counts it:
+    /// every node, its kind, the deepest depth, and the root's failure (the
+    /// first node of a search is its root).
+    #[inline(always)]
+    fn open<O: Observer>(&mut self, depth: u32, observer: &mut O) -> Opened {
+        let id = self.stats.nodes;
+        self.stats.nodes += 1;
+        self.stats.max_depth = self.stats.max_depth.max(depth);
+        if let Err(by) = self.engine.propagate_observed(observer) {
+            self.stats.failures += 1;
+            if id == 0 {
+                self.root_failure = Some(by);
+            }
+            return Opened::Failed(by);
+        }
+        match self.branch() {
+            None => {
+                self.stats.solutions += 1;
+                Opened::Solution
+            }
+            Some(branch) => {
+                self.stats.choices += 1;
+                Opened::Choice(branch)
+            }
+        }
     }
 
     /// Whether a limit says to stop before the next node.
@@ -633,7 +666,8 @@ fn select_var(engine: &Engine, order: VarOrder) -> Option<VarId> {
     let doms = engine.domain_bits();
     let chosen = match order {
         VarOrder::FirstFail => first_fail(doms, engine.fixed_bits()),
-        VarOrder::InputOrder => doms.iter().position(|&d| d & d.wrapping_sub(1) != 0),
+        // Every domain is non-empty at a fixpoint: not fixed is two or more.
+        VarOrder::InputOrder => doms.iter().position(|&d| !Domain::from_bits(d).is_fixed()),
         VarOrder::LargestDomain => {
             let mut best: Option<(usize, u32)> = None;
             for (i, &d) in doms.iter().enumerate() {

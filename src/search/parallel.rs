@@ -4,11 +4,12 @@
 //! largest search space first, until enough subtrees are waiting; every
 //! thread (the calling one too) then takes the next waiting subtree, largest
 //! first, and counts it whole with its own copy of the solver, until none is
-//! left. Each subtree starts from its parent's
-//! saved fixpoint and decision, exactly as the sequential search enters it,
-//! so every node is propagated from the same state as there: the summed
-//! statistics are those of [`Solver::count`], whatever the threads and
-//! however the subtrees fall to them.
+//! left. Each subtree starts from its parent's saved fixpoint and decision,
+//! exactly as the sequential search enters it, so every node is propagated
+//! from the same state as there, and counted by the same code
+//! ([`Solver::open`]): the summed statistics are those of
+//! [`Solver::count`], whatever the threads and however the subtrees fall to
+//! them.
 
 use std::cmp::{self, Reverse};
 use std::collections::BinaryHeap;
@@ -16,7 +17,7 @@ use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
-use super::{Next, Outcome, SearchOptions, SearchStatus, Solver, Stats};
+use super::{Next, Opened, Outcome, SearchOptions, SearchStatus, Solver, Stats};
 use crate::domain::Domain;
 use crate::observer::Decision;
 
@@ -40,13 +41,12 @@ struct Subtree {
     state: usize,
     decision: Decision,
     depth: u32,
-    /// The size of its search space before propagation, as a base-2
-    /// logarithm: the parent's, with the branching variable's domain
-    /// narrowed by the decision. Only the split's order depends on it.
-    size: f64,
 }
 
-/// A subtree's [`Subtree::size`], ordered (sizes are never NaN).
+/// The size of a subtree's search space before propagation, as a base-2
+/// logarithm: its parent's, with the branching variable's domain narrowed
+/// by the decision. Ordered (sizes are never NaN); only the split's order
+/// depends on it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Size(f64);
 
@@ -213,8 +213,8 @@ impl Solver {
 
     /// Opens the tree from the root until at least `wanted` subtrees wait,
     /// the tree is done or `most` nodes are open, always opening the
-    /// waiting subtree with the largest search space (see
-    /// [`Subtree::size`]): in a binary tree the right branches (`x != v`)
+    /// waiting subtree with the largest search space (see [`Size`]): in a
+    /// binary tree the right branches (`x != v`)
     /// hold most of it, so opening level by level would leave one subtree
     /// with half the work. Returns the saved parent states, the waiting
     /// subtrees, largest first (so that the small ones fill in at the end),
@@ -228,18 +228,16 @@ impl Solver {
         // first among equals), as indices into it.
         let mut made: Vec<Subtree> = Vec::new();
         let mut waiting: BinaryHeap<(Size, Reverse<usize>)> = BinaryHeap::new();
-        let (mut node, mut opened): (Option<usize>, usize) = (None, 0);
+        let (mut node, mut opened) = (None, 0);
         let status = loop {
             if let Some(status) = self.limit_reached() {
                 // The node about to be opened was not: it still waits.
-                if let Some(at) = node {
-                    waiting.push((Size(made[at].size), Reverse(at)));
-                }
+                waiting.extend(node);
                 break status;
             }
             let depth = match node {
                 None => 0,
-                Some(at) => {
+                Some((_, Reverse(at))) => {
                     let Subtree {
                         state,
                         decision,
@@ -251,7 +249,7 @@ impl Solver {
                     depth
                 }
             };
-            if let Some(branch) = self.open(depth) {
+            if let Opened::Choice(branch) = self.open(depth, &mut ()) {
                 let state = states.len();
                 states.resize(state + width, 0);
                 self.engine.save(&mut states[state..]);
@@ -259,14 +257,13 @@ impl Solver {
                 let before = self.engine.dom(branch.var);
                 for decision in [branch, branch.negate()] {
                     let after = before & decision.keeps();
-                    let subtree = Subtree {
+                    let size = size - log_values(before) + log_values(after);
+                    waiting.push((Size(size), Reverse(made.len())));
+                    made.push(Subtree {
                         state,
                         decision,
                         depth: depth + 1,
-                        size: size - log_values(before) + log_values(after),
-                    };
-                    waiting.push((Size(subtree.size), Reverse(made.len())));
-                    made.push(subtree);
+                    });
                 }
             }
             opened += 1;
@@ -278,7 +275,7 @@ impl Solver {
                 break SearchStatus::Complete;
             }
             match waiting.pop() {
-                Some((_, Reverse(largest))) => node = Some(largest),
+                Some(largest) => node = Some(largest),
                 None => break SearchStatus::Complete,
             }
         };
@@ -290,26 +287,6 @@ impl Solver {
             .map(|(_, Reverse(at))| made[at])
             .collect();
         (states, subtrees, status)
-    }
-
-    /// Propagates the node the engine holds, at `depth`, and counts it.
-    /// Returns its left branch if it is a choice.
-    fn open(&mut self, depth: u32) -> Option<Decision> {
-        self.stats.nodes += 1;
-        self.stats.max_depth = self.stats.max_depth.max(depth);
-        if let Err(by) = self.engine.propagate() {
-            self.stats.failures += 1;
-            if depth == 0 {
-                self.root_failure = Some(by);
-            }
-            return None;
-        }
-        let branch = self.branch();
-        match branch {
-            Some(_) => self.stats.choices += 1,
-            None => self.stats.solutions += 1,
-        }
-        branch
     }
 
     /// Counts subtrees of `work` until none is left (or the time limit

@@ -340,10 +340,11 @@ impl AllDifferentValue {
 
     /// The rounds of [`Self::filter`] for a group of the variables
     /// `first..first + n` in order (so none repeats), narrowing their
-    /// block of domains in place ([`Ctx::block`]) and waking each narrowed
-    /// variable once at the end: the same narrowings in the same order,
-    /// the same result, the same propagators queued, without a wake-up and
-    /// a variable lookup a narrowing.
+    /// block of domains in place ([`Ctx::block`]) and waking, once at the
+    /// end, each narrowed variable that someone listens to
+    /// ([`Ctx::wake_block`]): the same narrowings in the same order, the
+    /// same result, the same propagators queued, without a wake-up and a
+    /// variable lookup a narrowing.
     #[inline(always)]
     fn block_rounds<const M: u8>(&self, ctx: &mut Ctx<'_>, first: usize) -> Propagation {
         let n = self.vars.len();
