@@ -42,8 +42,8 @@ use crate::model::{Constraint, ConstraintId, Model, Strength, VarId};
 use crate::observer::Observer;
 use crate::propagators::{
     AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
-    Event, InSet, Less, MASK_WORDS, NotDistance, Offset, PruneSink, Runner, Status, Subscriptions,
-    Wakeups, fixed_bits, fixed_words, has_repeats,
+    Event, InSet, Less, MASK_WORDS, NotDistance, Offset, Priority, PruneSink, Runner, Status,
+    Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, ones,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -84,8 +84,9 @@ pub struct Engine {
     state: Vec<u64>,
     /// Propagators in queue order, each with its constraint and state words.
     props: Vec<Slot>,
-    /// `by_constraint[c]`: the propagator of constraint `c`, if any.
-    by_constraint: Vec<Option<u32>>,
+    /// The number of constraints in the model (a constraint simplified
+    /// away has no propagator).
+    constraints: usize,
     /// Bucket boundaries into `wake_list`, three buckets a variable:
     /// variable `x`'s `Changed` subscribers are `wake_list[b[3x]..b[3x+1]]`,
     /// `Bounds` ones `..b[3x+2]`, `Fixed` ones `..b[3x+3]`, so that an event
@@ -93,23 +94,30 @@ pub struct Engine {
     wake_bounds: Vec<u32>,
     /// Propagator ids, grouped by variable and event as `wake_bounds` says.
     wake_list: Vec<u32>,
-    /// Subscriber masks instead of the lists, when the queue has at most
-    /// [`MASK_WORDS`] words (see [`Wakeups::masks`]).
-    wake_masks_all: Vec<u64>,
-    /// The same less the disabled propagators, so that a disabled one is
-    /// never queued; empty while every propagator is enabled.
-    wake_masks: Vec<u64>,
-    /// Three bitsets over propagator ids, `words` words each: the queue
-    /// (waiting to run), the enabled propagators (a disabled one is never
-    /// queued; derived from the next two by `update_enabled`), and the
-    /// wanted ones (not switched off by the user).
+    /// The engine's bitsets and subscriber masks, in one buffer (one
+    /// allocation a build). First [`BITSETS`] bitsets over propagator ids,
+    /// `words` words each:
+    /// 1. the queue (waiting to run);
+    /// 2. the enabled propagators (a disabled one is never queued; derived
+    ///    from the next one and the slots' `subsumed_by` by
+    ///    `update_enabled`);
+    /// 3. the wanted ones (not switched off by the user);
+    /// 4. the subscribed ones: those whose subscriptions are in the masks
+    ///    or the lists (every one but a subsumed propagator that has not
+    ///    been enabled yet, see [`Slot::subsumed_by`]).
+    ///
+    /// Then, when the queue has at most [`MASK_WORDS`] words, `masks` words
+    /// of subscriber masks (see [`Wakeups::masks`]) of the subscribed
+    /// propagators; and when some subscribed propagator is disabled, as many
+    /// again less the disabled ones, so that a disabled one is never queued.
     bits: Vec<u64>,
     /// Words in each bitset of `bits`.
     words: usize,
-    /// `(redundant, by)`: propagator `redundant` (an each-value-held) prunes
-    /// nothing that `by` (a domain all-different on the same permutation)
-    /// does not, so it runs only while `by` is switched off.
-    subsumed: Vec<(u32, u32)>,
+    /// Words of subscriber masks (`3 * vars * words`), or 0 with lists.
+    masks: usize,
+    /// Where the masks that wake propagators start in `bits`: the full ones
+    /// (`BITSETS * words`) or the filtered copy after them.
+    masks_at: usize,
     /// Bit `x` set when some propagator subscribes to `Changed` or
     /// `Bounds` of variable `x` (see [`Wakeups::weak`]), as many words as
     /// the fixed-variable bitset.
@@ -133,32 +141,52 @@ struct Slot {
     /// Where its state words are among the propagators' state words (which
     /// follow the domains in a search state).
     words: (u32, u32),
+    /// `Some(by)` when this propagator (an each-value-held) prunes nothing
+    /// that propagator `by` (a domain all-different on the same
+    /// permutation) does not: it runs only while `by` is switched off, and
+    /// subscribes only when it is first enabled (see [`subsumed_by`]).
+    subsumed_by: Option<u32>,
 }
+
+/// The bitsets at the front of [`Engine`]'s `bits`: queue, enabled, wanted,
+/// subscribed.
+const BITSETS: usize = 4;
+
+/// The most constraints whose propagators [`Engine::load`] places in queue
+/// order straight away, from bitsets of the constraint ids of each class on
+/// the stack; beyond, it sorts them.
+const PLACE_WORDS: usize = 4;
 
 impl Engine {
     /// Builds the engine for `model`, with every propagator queued.
     pub fn new(model: &Model) -> Engine {
-        let mut engine = Engine {
-            model: model.tag(),
+        let mut engine = Engine::unloaded();
+        engine.load(model);
+        engine
+    }
+
+    /// An engine with no model yet, all storage empty: [`Engine::load`]
+    /// makes it one. Building in place this way spares the copies of a
+    /// finished engine into its owner.
+    pub(crate) fn unloaded() -> Engine {
+        Engine {
+            model: 0,
             vars: 0,
             fixed_words: 0,
             width: 0,
             state: Vec::new(),
             props: Vec::new(),
-            by_constraint: Vec::new(),
+            constraints: 0,
             wake_bounds: Vec::new(),
             wake_list: Vec::new(),
-            wake_masks: Vec::new(),
-            wake_masks_all: Vec::new(),
             bits: Vec::new(),
             words: 0,
-            subsumed: Vec::new(),
+            masks: 0,
+            masks_at: 0,
             weak: Vec::new(),
             propagations: 0,
             subs: Subscriptions::default(),
-        };
-        engine.load(model);
-        engine
+        }
     }
 
     /// Makes this engine the engine for `model`, as [`Engine::new`] would
@@ -170,64 +198,73 @@ impl Engine {
         self.vars = vars;
         self.fixed_words = fixed_words(vars);
         self.propagations = 0;
-        let constraints = model.constraint_count();
-        self.by_constraint.clear();
-        self.by_constraint.resize(constraints, None);
+        self.constraints = model.constraint_count();
+        self.place(model);
+        let subsumed = self.find_subsumed(model);
 
-        // Queue order: cheap classes first, posting order inside a class.
-        // Constraint ids are unique, so the unstable sort is deterministic.
-        self.props.clear();
-        self.props.reserve(constraints);
-        for (id, c) in model.constraints() {
-            if let Some(prop) = build(c) {
-                let key = (prop.priority() as u64) << 32 | id.index() as u64;
-                self.props.push(Slot {
-                    run: prop.runner(),
-                    prop,
-                    origin: id,
-                    key,
-                    words: (0, 0),
-                });
+        // The bitsets: every propagator wanted, enabled and subscribed, but
+        // a subsumed one, which is disabled and (with masks) subscribes
+        // only when first enabled: while its all-different runs it never
+        // does, and a build often serves a search of a few nodes.
+        let n = self.props.len();
+        let words = n.div_ceil(64);
+        self.words = words;
+        let header = BITSETS * words;
+        let with_masks = words <= MASK_WORDS;
+        self.masks = if with_masks { 3 * vars * words } else { 0 };
+        self.masks_at = header;
+        self.bits.clear();
+        self.bits.resize(header + self.masks, 0);
+        for w in 0..words {
+            let all = if 64 * (w + 1) <= n {
+                u64::MAX
+            } else {
+                (1u64 << (n % 64)) - 1
+            };
+            for set in 1..BITSETS {
+                self.bits[set * words + w] = all;
             }
         }
-        // Mostly in order already: each class is posted in runs.
-        if !self.props.is_sorted_by_key(|slot| slot.key) {
-            order_by_class(&mut self.props);
+        if subsumed {
+            for (p, slot) in self.props.iter().enumerate() {
+                if slot.subsumed_by.is_some() {
+                    let (word, off) = (p / 64, !(1u64 << (p % 64)));
+                    self.bits[words + word] &= off;
+                    if with_masks {
+                        self.bits[3 * words + word] &= off;
+                    }
+                }
+            }
         }
 
-        // State words, and the subscriptions of every propagator in queue
-        // order (reserved up front: growing a vector by pushes costs more
-        // than the whole build of a small model).
+        // State words, and the subscriptions of every subscribed propagator
+        // in queue order (reserved up front: growing a vector by pushes
+        // costs more than the whole build of a small model).
         let prop_start = (vars + self.fixed_words) as u32;
         let mut next_word = prop_start;
         self.wake_bounds.clear();
         self.wake_list.clear();
-        self.wake_masks.clear();
-        self.wake_masks_all.clear();
-        let n = self.props.len();
-        let words = n.div_ceil(64);
-        self.words = words;
-        if words <= MASK_WORDS {
-            self.subs.write_masks(vars * 3, words);
+        if with_masks {
+            self.subs.write_masks(&mut self.bits, header, words);
         } else {
             let occurrences: usize = model.constraints().map(|(_, c)| c.arity()).sum();
             self.subs.clear();
             self.subs.reserve(occurrences);
         }
         for (p, slot) in self.props.iter_mut().enumerate() {
-            self.by_constraint[slot.origin.index()] = Some(p as u32);
-            let prop = &slot.prop;
-            let state_words = prop.state_words() as u32;
+            let state_words = slot.prop.state_words() as u32;
             // Relative to the propagator state, which follows the domains
             // and the fixed-variable bitset.
             let at = next_word - prop_start;
             slot.words = (at, at + state_words);
             next_word += state_words;
-            self.subs.begin(p as u32);
-            prop.subscribe(&mut self.subs);
+            if !(with_masks && slot.subsumed_by.is_some()) {
+                self.subs.begin(p as u32);
+                slot.prop.subscribe(&mut self.subs);
+            }
         }
-        if words <= MASK_WORDS {
-            self.subs.swap_masks(&mut self.wake_masks_all);
+        if with_masks {
+            self.subs.take_masks(&mut self.bits);
         } else {
             // A counting sort into lists: `wake_bounds[b + 1]` counts bucket
             // b's subscribers, prefix sums make `wake_bounds[b]` bucket b's
@@ -249,27 +286,7 @@ impl Engine {
             self.wake_bounds.copy_within(..vars * 3, 1);
             self.wake_bounds[0] = 0;
         }
-        // The variables a narrowing that leaves them open wakes anyone for:
-        // the `Bounds` bucket holds the subscribers to `Changed` too.
-        self.weak.clear();
-        self.weak.resize(self.fixed_words, 0);
-        let weak = &mut self.weak;
-        let mut mark = |x: usize, is_weak: bool| weak[x / 64] |= u64::from(is_weak) << (x % 64);
-        if words == 0 {
-            // No propagator: nobody listens to anything.
-        } else if words == 1 {
-            for (x, buckets) in self.wake_masks_all.chunks_exact(3).enumerate() {
-                mark(x, buckets[1] != 0);
-            }
-        } else if words <= MASK_WORDS {
-            for (x, buckets) in self.wake_masks_all.chunks_exact(3 * words).enumerate() {
-                mark(x, buckets[words..2 * words].iter().any(|&m| m != 0));
-            }
-        } else {
-            for (x, b) in self.wake_bounds.windows(3).step_by(3).enumerate() {
-                mark(x, b[2] > b[0]);
-            }
-        }
+        self.mark_weak();
 
         // The current state and the root state, both from the model's domains.
         let width = next_word as usize;
@@ -282,17 +299,93 @@ impl Engine {
         fixed_bits(doms, &mut rest[..self.fixed_words]);
         self.state.extend_from_within(..width);
 
-        self.bits.clear();
-        self.bits.resize(3 * words, 0);
-        let wanted = &mut self.bits[2 * words..];
-        wanted.fill(u64::MAX);
-        if n % 64 != 0 {
-            wanted[words - 1] = (1u64 << (n % 64)) - 1;
+        // Every enabled propagator queued.
+        match &mut self.bits[..2 * words] {
+            [queue, enabled] => *queue = *enabled,
+            both => both.copy_within(words.., 0),
         }
-        self.subsumed.clear();
-        subsumed_pairs(model, &self.by_constraint, &mut self.subsumed);
-        self.update_enabled();
-        self.bits.copy_within(words..2 * words, 0);
+    }
+
+    /// Fills `props` with the propagators of `model`'s constraints in queue
+    /// order: by priority class, posting order inside a class.
+    fn place(&mut self, model: &Model) {
+        self.props.clear();
+        let count = model.constraint_count();
+        self.props.reserve(count);
+        let slot = |prop: AnyPropagator, origin: ConstraintId, class: u64| Slot {
+            run: prop.runner(),
+            prop,
+            origin,
+            key: class << 32 | origin.index() as u64,
+            words: (0, 0),
+            subsumed_by: None,
+        };
+        if count > 64 * PLACE_WORDS {
+            for (id, c) in model.constraints() {
+                if let Some(prop) = build(c) {
+                    let class = prop.priority() as u64;
+                    self.props.push(slot(prop, id, class));
+                }
+            }
+            // Constraint ids are unique, so the unstable sort is deterministic.
+            self.props.sort_unstable_by_key(|slot| slot.key);
+            return;
+        }
+        // Bit i of `classes[k]` set: constraint i has a propagator of class
+        // k. Reading them class by class puts the propagators in queue
+        // order as they are built, with no sort and no move.
+        let mut classes = [[0u64; PLACE_WORDS]; 4];
+        let mut ids: ArrayVec<ConstraintId, { 64 * PLACE_WORDS }> = ArrayVec::new();
+        for (id, c) in model.constraints() {
+            let i = id.index();
+            ids.push(id);
+            if let Some(class) = class(c) {
+                classes[class as usize][i / 64] |= 1 << (i % 64);
+            }
+        }
+        for (class, words) in classes.iter().enumerate() {
+            for (w, &word) in words.iter().enumerate() {
+                for bit in ones(word) {
+                    let id = ids[64 * w + bit];
+                    let prop = build(model.constraint(id))
+                        .expect("`class` and `build` agree on which constraints have a propagator");
+                    debug_assert!(
+                        matches!(prop, AnyPropagator::Custom(_))
+                            || prop.priority() as usize == class,
+                        "`class` gives a built-in propagator's priority"
+                    );
+                    self.props.push(slot(prop, id, class as u64));
+                }
+            }
+        }
+    }
+
+    /// Marks each each-value-held propagator that a domain all-different
+    /// makes redundant (see [`subsumed_by`]) with that all-different's
+    /// propagator; returns whether it marked one.
+    fn find_subsumed(&mut self, model: &Model) -> bool {
+        // The domain all-differents are of the dearest class, the last
+        // propagators, in posting order.
+        let dear = self
+            .props
+            .partition_point(|slot| slot.key >> 32 < Priority::Quadratic as u64);
+        let (cheap, dear_props) = self.props.split_at_mut(dear);
+        if dear_props.is_empty() {
+            return false;
+        }
+        let domains = model.domains();
+        let mut any = false;
+        for slot in cheap {
+            let AnyPropagator::EachValueHeld(held) = &slot.prop else {
+                continue;
+            };
+            let by = subsumed_by(&held.vars, held.values, domains, dear_props);
+            if let Some(by) = by {
+                slot.subsumed_by = Some((dear + by) as u32);
+                any = true;
+            }
+        }
+        any
     }
 
     /// The number of variables.
@@ -378,14 +471,16 @@ impl Engine {
         }
         if new != old {
             self.state[i] = new;
+            let (queue, _, masks) =
+                split_bits(&mut self.bits, self.words, self.masks_at, self.masks);
             let wakeups = Wakeups {
-                masks: enabled_masks(&self.wake_masks, &self.wake_masks_all),
+                masks,
                 bounds: &self.wake_bounds,
                 list: &self.wake_list,
                 weak: &self.weak,
             };
             let fixed = &mut self.state[self.vars..][..self.fixed_words];
-            wakeups.wake(&mut self.bits[..self.words], fixed, i, old, new);
+            wakeups.wake(queue, fixed, i, old, new);
         }
         true
     }
@@ -418,19 +513,20 @@ impl Engine {
     ) -> Result<(), ConstraintId> {
         let (doms, rest) = self.state[..self.width].split_at_mut(self.vars);
         let (fixed, prop_state) = rest.split_at_mut(self.fixed_words);
+        let (queue, enabled, masks) =
+            split_bits(&mut self.bits, self.words, self.masks_at, self.masks);
         let wakeups = Wakeups {
-            masks: enabled_masks(&self.wake_masks, &self.wake_masks_all),
+            masks,
             bounds: &self.wake_bounds,
             list: &self.wake_list,
             weak: &self.weak,
         };
-        let (queue, rest) = self.bits.split_at_mut(self.words);
         // With masks, a disabled propagator is never queued (see
         // `update_enabled`); with lists it may be, and is dropped when popped.
         let enabled = if self.words <= MASK_WORDS {
             None
         } else {
-            Some(&rest[..self.words])
+            Some(enabled)
         };
         if !O::PROPAGATION {
             // One context for the whole loop: only the running propagator's
@@ -559,10 +655,10 @@ impl Engine {
     /// the engine once and switches clues off instead of rebuilding.
     /// Returns false if `c` has no propagator (it was simplified away).
     pub fn set_enabled(&mut self, c: ConstraintId, on: bool) -> bool {
-        let Some(Some(p)) = self.by_constraint.get(c.index()).copied() else {
+        let Some(p) = self.prop_of(c) else {
             return false;
         };
-        let (word, bit) = (2 * self.words + p as usize / 64, p % 64);
+        let (word, bit) = (2 * self.words + p / 64, p % 64);
         if on {
             self.bits[word] |= 1 << bit;
         } else {
@@ -572,38 +668,110 @@ impl Engine {
         true
     }
 
+    /// The propagator of constraint `c`, if it has one: the propagators
+    /// are sorted by key (class, then constraint id), so it is found by a
+    /// binary search in each class.
+    fn prop_of(&self, c: ConstraintId) -> Option<usize> {
+        if c.index() >= self.constraints {
+            return None;
+        }
+        (0..4u64).find_map(|class| {
+            let key = class << 32 | c.index() as u64;
+            self.props.binary_search_by_key(&key, |slot| slot.key).ok()
+        })
+    }
+
     /// Recomputes which propagators run: the wanted ones, less those whose
-    /// pruning a wanted propagator subsumes.
+    /// pruning a wanted propagator subsumes. With masks, subscribes the
+    /// enabled ones that have not subscribed yet, and filters the masks if
+    /// some subscribed propagator is disabled.
     fn update_enabled(&mut self) {
         let words = self.words;
-        self.bits.copy_within(2 * words.., words);
-        for &(redundant, by) in &self.subsumed {
+        self.bits.copy_within(2 * words..3 * words, words);
+        for (p, slot) in self.props.iter().enumerate() {
+            let Some(by) = slot.subsumed_by else {
+                continue;
+            };
             if self.bits[2 * words + by as usize / 64] >> (by % 64) & 1 == 1 {
-                self.bits[words + redundant as usize / 64] &= !(1u64 << (redundant % 64));
+                self.bits[words + p / 64] &= !(1u64 << (p % 64));
             }
         }
-        // The masks wake enabled propagators only: while all are, the full
-        // masks serve (and `wake_masks` stays empty); else a filtered copy.
-        let enabled = &self.bits[words..2 * words];
-        let on: usize = enabled.iter().map(|w| w.count_ones() as usize).sum();
-        self.wake_masks.clear();
-        if on < self.props.len() && !self.wake_masks_all.is_empty() {
-            self.wake_masks.extend_from_slice(&self.wake_masks_all);
+        if words > MASK_WORDS {
+            // Lists: every propagator subscribed at the build, and a
+            // disabled one is dropped when popped.
+            return;
+        }
+        let header = BITSETS * words;
+        self.bits.truncate(header + self.masks);
+        self.masks_at = header;
+        // Enabled but not subscribed: a subsumed propagator enabled for the
+        // first time. It subscribes now, into the masks the others wrote.
+        let late: ArrayVec<u64, MASK_WORDS> = (0..words)
+            .map(|w| self.bits[words + w] & !self.bits[3 * words + w])
+            .collect();
+        if late.iter().any(|&w| w != 0) {
+            self.subs.write_masks(&mut self.bits, header, words);
+            for (w, &bits) in late.iter().enumerate() {
+                for bit in ones(bits) {
+                    let p = 64 * w + bit;
+                    self.subs.begin(p as u32);
+                    self.props[p].prop.subscribe(&mut self.subs);
+                }
+            }
+            self.subs.take_masks(&mut self.bits);
+            for (w, bits) in late.iter().enumerate() {
+                self.bits[3 * words + w] |= bits;
+            }
+            self.mark_weak();
+        }
+        // The masks wake enabled propagators only: while every subscribed
+        // one is, the full masks serve; else a filtered copy after them.
+        if (0..words).any(|w| self.bits[3 * words + w] & !self.bits[words + w] != 0) {
+            self.bits.extend_from_within(header..header + self.masks);
+            let (bitsets, masks) = self.bits.split_at_mut(header);
+            let enabled = &bitsets[words..2 * words];
+            let filtered = &mut masks[self.masks..];
             if let [on] = *enabled {
                 // One word a bucket (the common case): a plain loop.
-                self.wake_masks.iter_mut().for_each(|m| *m &= on);
+                filtered.iter_mut().for_each(|m| *m &= on);
             } else {
-                for bucket in self.wake_masks.chunks_exact_mut(words) {
+                for bucket in filtered.chunks_exact_mut(words) {
                     bucket.iter_mut().zip(enabled).for_each(|(m, on)| *m &= on);
                 }
+            }
+            self.masks_at = header + self.masks;
+        }
+    }
+
+    /// Works out `weak` (see [`Wakeups::weak`]) from the subscriptions.
+    fn mark_weak(&mut self) {
+        self.weak.clear();
+        self.weak.resize(self.fixed_words, 0);
+        let weak = &mut self.weak;
+        let mut mark = |x: usize, is_weak: bool| weak[x / 64] |= u64::from(is_weak) << (x % 64);
+        let words = self.words;
+        let masks = &self.bits[BITSETS * words..][..self.masks];
+        if words == 0 {
+            // No propagator: nobody listens to anything.
+        } else if words == 1 {
+            for (x, buckets) in masks.chunks_exact(3).enumerate() {
+                mark(x, buckets[1] != 0);
+            }
+        } else if words <= MASK_WORDS {
+            for (x, buckets) in masks.chunks_exact(3 * words).enumerate() {
+                mark(x, buckets[words..2 * words].iter().any(|&m| m != 0));
+            }
+        } else {
+            for (x, b) in self.wake_bounds.windows(3).step_by(3).enumerate() {
+                mark(x, b[2] > b[0]);
             }
         }
     }
 
     /// Whether constraint `c` takes part in propagation.
     pub fn is_enabled(&self, c: ConstraintId) -> bool {
-        match self.by_constraint.get(c.index()).copied().flatten() {
-            Some(p) => self.bits[2 * self.words + p as usize / 64] >> (p % 64) & 1 == 1,
+        match self.prop_of(c) {
+            Some(p) => self.bits[2 * self.words + p / 64] >> (p % 64) & 1 == 1,
             None => false,
         }
     }
@@ -611,12 +779,25 @@ impl Engine {
     /// The constraints of the model that have a propagator, as a bitset over
     /// constraint ids.
     pub fn constraints_with_propagators(&self) -> FixedBitSet {
-        let mut set = FixedBitSet::with_capacity(self.by_constraint.len());
-        for (c, p) in self.by_constraint.iter().enumerate() {
-            set.set(c, p.is_some());
+        let mut set = FixedBitSet::with_capacity(self.constraints);
+        for slot in &self.props {
+            set.insert(slot.origin.index());
         }
         set
     }
+}
+
+/// The queue, the enabled bitset and the subscriber masks that wake
+/// propagators, from an engine's `bits` (see [`Engine`]'s field).
+#[inline(always)]
+fn split_bits(
+    bits: &mut [u64],
+    words: usize,
+    masks_at: usize,
+    masks: usize,
+) -> (&mut [u64], &[u64], &[u64]) {
+    let (queue, rest) = bits.split_at_mut(words);
+    (queue, &rest[..words], &rest[masks_at - words..][..masks])
 }
 
 /// The wake-list bucket of `x`'s subscribers to `e` (as in
@@ -625,8 +806,10 @@ fn bucket(x: VarId, e: Event) -> usize {
     3 * x.index() + e as usize
 }
 
-/// Each-value-held constraints that a domain all-different makes redundant,
-/// as `(each-value-held propagator, all-different propagator)` pairs.
+/// The domain all-different among `dear` (propagators of the dearest
+/// class, in posting order) that makes the each-value-held over `vars` and
+/// `values` redundant, if any: the first in posting order, as an index
+/// into `dear`. `domains` are the model's initial domains.
 ///
 /// When an all-different at domain strength, without offsets, covers the
 /// same variables as an each-value-held whose values number as many as the
@@ -636,81 +819,65 @@ fn bucket(x: VarId, e: Event) -> usize {
 /// holder's other edges lie on no alternating cycle) and fails when a value
 /// has none, so the each-value-held would never prune anything: the
 /// fixpoints, and so the search trees, are the same without it.
-fn subsumed_pairs(model: &Model, by_constraint: &[Option<u32>], pairs: &mut Vec<(u32, u32)>) {
-    for (id, c) in model.constraints() {
-        let (Constraint::EachValueHeld { vars, values }, Some(p)) = (c, by_constraint[id.index()])
-        else {
-            continue;
-        };
-        let initial = vars.iter().fold(Domain::EMPTY, |d, &x| d | model.domain(x));
-        if values.size() as usize != vars.len()
-            || initial - *values != Domain::EMPTY
-            || has_repeats(vars)
-        {
-            continue;
-        }
-        // The same variables (both lists are duplicate-free and equally long).
-        let by = model.constraints().find_map(|(other, c)| match c {
-            Constraint::AllDifferent {
-                vars: group,
-                offsets,
-                strength: Strength::Domain,
-            } if group.len() == vars.len()
-                && offsets.iter().all(|&o| o == 0)
+fn subsumed_by(
+    vars: &Arc<[VarId]>,
+    values: Domain,
+    domains: &[Domain],
+    dear: &[Slot],
+) -> Option<usize> {
+    let initial = vars
+        .iter()
+        .fold(Domain::EMPTY, |d, &x| d | domains[x.index()]);
+    if values.size() as usize != vars.len()
+        || initial - values != Domain::EMPTY
+        || has_repeats(vars)
+    {
+        return None;
+    }
+    // The same variables (both lists are duplicate-free and equally long).
+    dear.iter().position(|slot| match &slot.prop {
+        AnyPropagator::AllDifferentDomain(all) => {
+            let group = &all.vars;
+            group.len() == vars.len()
+                && !all.shifted
                 && (Arc::ptr_eq(group, vars)
                     || group == vars
-                    || vars.iter().all(|x| group.contains(x))) =>
-            {
-                by_constraint[other.index()]
-            }
-            _ => None,
-        });
-        if let Some(by) = by {
-            pairs.push((p, by));
+                    || vars.iter().all(|x| group.contains(x)))
         }
-    }
+        _ => false,
+    })
 }
 
-/// Puts `props`, pushed in constraint order, in queue order: by priority
-/// class, constraint order inside a class (the sort by key, which is
-/// unique).
-///
-/// With four classes a counting sort says where each slot goes; the slots
-/// (large) then move along the cycles of that permutation, each swap
-/// putting one in its place. Up to 64 propagators the targets fit on the
-/// stack; beyond, the comparison sort serves.
-fn order_by_class(props: &mut [Slot]) {
-    let class = |slot: &Slot| (slot.key >> 32) as usize;
-    let mut target: ArrayVec<u8, 64> = ArrayVec::new();
-    if props.len() > target.capacity() {
-        props.sort_unstable_by_key(|slot| slot.key);
-        return;
+/// The priority class of `constraint`'s propagator, without building it;
+/// `None` when it has none (as [`build`] says).
+fn class(constraint: &Constraint) -> Option<Priority> {
+    use Priority::{Binary, Linear, Quadratic, Unary};
+    // On one variable twice, a binary constraint becomes nothing (it always
+    // holds) or a unary one that never does (see `build`).
+    let binary = |x: VarId, y: VarId, never: bool| match (x == y, never) {
+        (false, _) => Some(Binary),
+        (true, true) => Some(Unary),
+        (true, false) => None,
+    };
+    match *constraint {
+        Constraint::EqualValue { .. }
+        | Constraint::NotEqualValue { .. }
+        | Constraint::InSet { .. } => Some(Unary),
+        Constraint::Equal { x, y } => binary(x, y, false),
+        Constraint::NotEqual { x, y } => binary(x, y, true),
+        Constraint::Offset { x, y, c } | Constraint::Distance { x, y, c } => binary(x, y, c != 0),
+        Constraint::NotDistance { x, y, c } => binary(x, y, c == 0),
+        // x < x + c holds iff c > 0.
+        Constraint::Less { x, y, c } => binary(x, y, c <= 0),
+        Constraint::AllDifferent {
+            ref vars, strength, ..
+        } => (vars.len() >= 2).then_some(match strength {
+            Strength::Value => Linear,
+            Strength::Domain => Quadratic,
+        }),
+        Constraint::EachValueHeld { values, .. } => (!values.is_empty()).then_some(Linear),
+        Constraint::Custom(ref p) => Some(p.priority()),
     }
-    let mut next = [0u8; 4];
-    for slot in props.iter() {
-        for later in &mut next[class(slot) + 1..] {
-            *later += 1;
-        }
-    }
-    for slot in props.iter() {
-        let c = class(slot);
-        target.push(next[c]);
-        next[c] += 1;
-    }
-    for i in 0..props.len() {
-        while usize::from(target[i]) != i {
-            let j = usize::from(target[i]);
-            props.swap(i, j);
-            target.swap(i, j);
-        }
-    }
-}
-
-/// The subscriber masks that wake enabled propagators only: the filtered
-/// ones if some propagator is disabled, else the full ones.
-#[inline]
-fn enabled_masks<'a>(filtered: &'a [u64], full: &'a [u64]) -> &'a [u64] {
-    if filtered.is_empty() { full } else { filtered }
 }
 
 /// Pops the lowest queued propagator, as `(word, bit)`; given the enabled
@@ -741,6 +908,8 @@ impl<O: Observer> PruneSink for Forward<'_, O> {
 }
 
 /// The propagator for one constraint; `None` when it always holds.
+// Inlined: the propagator is then written straight into its slot.
+#[inline(always)]
 fn build(constraint: &Constraint) -> Option<AnyPropagator> {
     let unary = |x: VarId, set: Domain| Some(AnyPropagator::InSet(InSet { x, set }));
     // For a binary constraint on one variable twice: whether it holds.
@@ -1074,5 +1243,197 @@ mod tests {
         // in-set once, equal once (woken by in-set, it was still queued).
         assert_eq!(engine.propagations(), 2);
         assert_eq!(engine.dom(y), Domain::singleton(2));
+    }
+
+    #[test]
+    fn class_is_the_priority_of_the_propagator_build_makes() {
+        // Every kind of constraint, on two variables and on one twice, with
+        // constants that keep and that drop the propagator.
+        #[derive(Debug)]
+        struct Custom(Priority);
+        impl crate::propagators::Propagator for Custom {
+            fn name(&self) -> &'static str {
+                "custom"
+            }
+            fn subscribe(&self, _: &mut Subscriptions) {}
+            fn priority(&self) -> Priority {
+                self.0
+            }
+            fn propagate(&self, _: &mut Ctx<'_>) -> crate::propagators::Propagation {
+                Ok(Status::Fixpoint)
+            }
+        }
+        let mut m = Model::new();
+        let xs: Vec<VarId> = (0..3)
+            .map(|i| m.int_var(&format!("x{i}"), 0, 9).expect("valid"))
+            .collect();
+        let (x, y) = (xs[0], xs[1]);
+        let mut constraints = vec![
+            Constraint::EqualValue { x, v: 3 },
+            Constraint::NotEqualValue { x, v: 3 },
+            Constraint::InSet {
+                x,
+                set: Domain::range(1, 4),
+            },
+            Constraint::AllDifferent {
+                vars: Arc::from(&xs[..1]),
+                offsets: Vec::new(),
+                strength: Strength::Domain,
+            },
+            Constraint::EachValueHeld {
+                vars: Arc::from(&xs[..]),
+                values: Domain::EMPTY,
+            },
+            Constraint::EachValueHeld {
+                vars: Arc::from(&xs[..]),
+                values: Domain::range(0, 2),
+            },
+        ];
+        for strength in [Strength::Value, Strength::Domain] {
+            for offsets in [Vec::new(), vec![0, 1, 2]] {
+                constraints.push(Constraint::AllDifferent {
+                    vars: Arc::from(&xs[..]),
+                    offsets,
+                    strength,
+                });
+            }
+        }
+        for y in [x, y] {
+            constraints.extend([Constraint::Equal { x, y }, Constraint::NotEqual { x, y }]);
+            for c in [-2, -1, 0, 1, 2] {
+                constraints.extend([Constraint::Offset { x, y, c }, Constraint::Less { x, y, c }]);
+            }
+            for c in [0, 1, 2] {
+                constraints.extend([
+                    Constraint::Distance { x, y, c },
+                    Constraint::NotDistance { x, y, c },
+                ]);
+            }
+        }
+        for p in [Priority::Unary, Priority::Quadratic] {
+            constraints.push(Constraint::Custom(Arc::new(Custom(p))));
+        }
+        let (mut with, mut without) = (0, 0);
+        for c in &constraints {
+            let built = build(c).map(|p| p.priority());
+            assert_eq!(class(c), built, "{c:?}");
+            with += usize::from(built.is_some());
+            without += usize::from(built.is_none());
+        }
+        assert!(with > 20 && without > 5, "both answers are covered");
+    }
+
+    #[test]
+    fn finds_the_propagator_of_each_constraint_in_both_placements() {
+        // More than and at most `64 * PLACE_WORDS` constraints (placed by
+        // class bitsets, or sorted), some simplified away: switching each
+        // one off and on must reach its own propagator and no other.
+        use crate::check::SplitMix64;
+        let mut rng = SplitMix64::new(5);
+        for count in [40, 64 * PLACE_WORDS + 50] {
+            let mut m = Model::new();
+            let xs: Vec<VarId> = (0..6)
+                .map(|i| m.int_var(&format!("x{i}"), 0, 9).expect("valid"))
+                .collect();
+            let ids: Vec<ConstraintId> = (0..count)
+                .map(|_| {
+                    let (x, y) = (xs[rng.below(6)], xs[rng.below(6)]);
+                    match rng.below(4) {
+                        0 => m.equal(x, y),
+                        1 => m.less(x, y),
+                        2 => m.all_different(&[x, y], Strength::Value),
+                        _ => m.equal_value(x, rng.below(10) as i64),
+                    }
+                    .expect("valid")
+                })
+                .collect();
+            let mut engine = Engine::new(&m);
+            let keys: Vec<u64> = engine.props.iter().map(|slot| slot.key).collect();
+            assert!(keys.is_sorted(), "{count}");
+            let with = engine.constraints_with_propagators();
+            assert_eq!(with.count_ones(..), engine.propagator_count(), "{count}");
+            assert!(with.count_ones(..) < count, "some are simplified away");
+            for &c in &ids {
+                let has = with.contains(c.index());
+                assert_eq!(engine.is_enabled(c), has);
+                assert_eq!(engine.set_enabled(c, false), has);
+                assert!(!engine.is_enabled(c));
+                if has {
+                    let p = engine.prop_of(c).expect("has a propagator");
+                    assert_eq!(engine.props[p].origin, c);
+                    let enabled = engine.bits[engine.words + p / 64] >> (p % 64) & 1;
+                    assert_eq!(enabled, 0, "{count}: {c:?}");
+                }
+                assert_eq!(engine.set_enabled(c, true), has);
+                assert_eq!(engine.is_enabled(c), has);
+            }
+        }
+    }
+
+    #[test]
+    fn a_subsumed_each_value_held_subscribes_and_prunes_once_its_all_different_is_off() {
+        // A permutation of 1..=4 over four variables (a domain
+        // all-different and an each-value-held), and a value-strength copy
+        // to keep the values apart once the domain one is off.
+        let mut m = Model::new();
+        let xs: Vec<VarId> = (0..4)
+            .map(|i| m.int_var(&format!("x{i}"), 1, 4))
+            .collect::<Result<_, _>>()
+            .expect("valid");
+        let domain = m.all_different(&xs, Strength::Domain).expect("valid");
+        let held = m.each_value_held(&xs, Domain::range(1, 4)).expect("valid");
+        m.all_different(&xs, Strength::Value).expect("valid");
+        let mut engine = Engine::new(&m);
+        let p = engine.prop_of(held).expect("posted");
+        assert_eq!(
+            engine.props[p].subsumed_by,
+            engine.prop_of(domain).map(|p| p as u32)
+        );
+        // Disabled and not subscribed: the masks hold no bit of it.
+        let words = engine.words;
+        let masks = &engine.bits[BITSETS * words..];
+        assert!(masks.iter().all(|&mask| mask >> p & 1 == 0));
+        assert_eq!(engine.masks_at, BITSETS * words, "no filtered copy");
+        // x1, x2 in {1, 2} and x3 in {1..3} leave 4 to x0 alone and 3 to
+        // x3 alone: the each-value-held (or the domain all-different)
+        // fixes them, woken by the narrowings; the value all-different
+        // alone would not, as nothing is fixed.
+        let narrow = |engine: &mut Engine| {
+            engine.reset();
+            engine.propagate().expect("no conflict");
+            assert!(engine.restrict(xs[1], Domain::range(1, 2)));
+            assert!(engine.restrict(xs[2], Domain::range(1, 2)));
+            assert!(engine.restrict(xs[3], Domain::range(1, 3)));
+            engine.propagate().expect("no conflict");
+            (engine.dom(xs[0]), engine.dom(xs[3]))
+        };
+        let fixed = (Domain::singleton(4), Domain::singleton(3));
+        assert_eq!(narrow(&mut engine), fixed);
+
+        // The domain all-different off: the each-value-held subscribes to
+        // every variable's changes, unfiltered.
+        engine.set_enabled(domain, false);
+        let masks = &engine.bits[engine.masks_at..][..engine.masks];
+        for x in &xs {
+            assert_eq!(masks[3 * x.index()] >> p & 1, 1, "{x:?}");
+        }
+        assert_eq!(narrow(&mut engine), fixed);
+
+        // With the each-value-held off too, nothing fixes them.
+        engine.set_enabled(held, false);
+        assert_eq!(
+            narrow(&mut engine),
+            (Domain::range(1, 4), Domain::range(1, 3))
+        );
+
+        // Back on, both: subsumed again, and since it subscribed, the
+        // masks in use are a filtered copy without it.
+        engine.set_enabled(held, true);
+        engine.set_enabled(domain, true);
+        assert_eq!(engine.bits[words + p / 64] >> (p % 64) & 1, 0);
+        assert_eq!(engine.masks_at, BITSETS * words + engine.masks);
+        let masks = &engine.bits[engine.masks_at..][..engine.masks];
+        assert!(masks.iter().all(|&mask| mask >> p & 1 == 0));
+        assert_eq!(narrow(&mut engine), fixed);
     }
 }

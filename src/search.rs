@@ -361,10 +361,10 @@ const FIRST_LEVELS: usize = 16;
 impl Solver {
     /// Builds a solver for `model`.
     pub fn new(model: &Model) -> Solver {
-        let engine = Engine::new(model);
-        Solver {
+        // The engine is loaded in place: a finished one is large to move.
+        let mut solver = Solver {
             slab: Vec::new(),
-            engine,
+            engine: Engine::unloaded(),
             names: model.names().clone(),
             frames: Vec::new(),
             next: Next::Done(SearchStatus::Complete),
@@ -372,7 +372,9 @@ impl Solver {
             started: None,
             options: SearchOptions::default(),
             root_failure: None,
-        }
+        };
+        solver.engine.load(model);
+        solver
     }
 
     /// Makes this the solver for `model`, reusing the storage it has (see

@@ -131,9 +131,7 @@ impl Propagator for EachValueHeld {
     }
 
     fn subscribe(&self, subs: &mut Subscriptions) {
-        for &x in self.vars.iter() {
-            subs.on(x, Event::Changed);
-        }
+        subs.on_each(&self.vars, Event::Changed);
     }
 
     fn priority(&self) -> Priority {

@@ -161,8 +161,11 @@ pub struct Subscriptions {
     /// When not zero, subscriptions go straight into subscriber masks of
     /// this many words a bucket (see [`Wakeups::masks`]), not the list.
     words: usize,
-    /// The masks written while `words` is set.
+    /// While `words` is set: the engine's buffer, whose masks
+    /// `masks[base..]` the subscriptions are written into.
     masks: Vec<u64>,
+    /// Where the masks start in `masks`.
+    base: usize,
 }
 
 impl Subscriptions {
@@ -186,16 +189,40 @@ impl Subscriptions {
         let buckets = 3 * x.index() + event as usize..3 * x.index() + 3;
         if self.words == 1 {
             // One word a bucket (the common case): the buckets are adjacent.
-            if let Some(masks) = self.masks.get_mut(buckets) {
-                for m in masks {
-                    *m |= bit;
-                }
+            let (changed, bounds) = woken_by(event, bit);
+            let at = self.base + buckets.end - 3;
+            if let Some([c, b, f]) = self.masks.get_mut(at..at + 3) {
+                (*c, *b, *f) = (*c | changed, *b | bounds, *f | bit);
             }
             return;
         }
         for b in buckets {
-            if let Some(m) = self.masks.get_mut(b * self.words + word) {
+            if let Some(m) = self.masks.get_mut(self.base + b * self.words + word) {
                 *m |= bit;
+            }
+        }
+    }
+
+    /// [`Subscriptions::on`] for each of `vars` in turn, in one call (a
+    /// group constraint's subscriptions, which an engine build makes for
+    /// every group).
+    #[inline]
+    pub(crate) fn on_each(&mut self, vars: &[VarId], event: Event) {
+        if self.words != 1 {
+            for &x in vars {
+                self.on(x, event);
+            }
+            return;
+        }
+        // One word a bucket: as in `on`, the buckets of `x` the event wakes
+        // are adjacent, and a variable the model lacks has none.
+        let bit = 1u64 << (self.owner % 64);
+        let (changed, bounds) = woken_by(event, bit);
+        let masks = self.masks.get_mut(self.base..).unwrap_or_default();
+        for &x in vars {
+            let at = 3 * x.index();
+            if let Some([c, b, f]) = masks.get_mut(at..at + 3) {
+                (*c, *b, *f) = (*c | changed, *b | bounds, *f | bit);
             }
         }
     }
@@ -207,19 +234,22 @@ impl Subscriptions {
         self.words = 0;
     }
 
-    /// Forgets every subscription and writes the next ones straight into
-    /// `buckets` subscriber masks of `words` words each, all empty.
-    pub(crate) fn write_masks(&mut self, buckets: usize, words: usize) {
+    /// Writes the next subscriptions straight into the subscriber masks
+    /// `buffer[base..]` (all of it, zero or holding earlier subscriptions),
+    /// `words` words a bucket. Takes `buffer` until
+    /// [`Subscriptions::take_masks`] hands it back.
+    pub(crate) fn write_masks(&mut self, buffer: &mut Vec<u64>, base: usize, words: usize) {
         self.clear();
         self.words = words;
-        self.masks.clear();
-        self.masks.resize(buckets * words, 0);
+        self.base = base;
+        std::mem::swap(&mut self.masks, buffer);
     }
 
-    /// The masks written since [`Subscriptions::write_masks`], swapped with
-    /// `into` (whose storage the next build reuses).
-    pub(crate) fn swap_masks(&mut self, into: &mut Vec<u64>) {
-        std::mem::swap(&mut self.masks, into);
+    /// Hands back the buffer [`Subscriptions::write_masks`] took, with the
+    /// subscriptions since written into it.
+    pub(crate) fn take_masks(&mut self, buffer: &mut Vec<u64>) {
+        std::mem::swap(&mut self.masks, buffer);
+        self.words = 0;
     }
 
     pub(crate) fn reserve(&mut self, additional: usize) {
@@ -245,6 +275,18 @@ impl Subscriptions {
     pub(crate) fn take(&mut self) -> impl Iterator<Item = (VarId, Event)> + '_ {
         self.list.drain(..).map(|(x, e, _)| (x, e))
     }
+}
+
+/// What a subscription to `event` adds to a variable's `Changed` and
+/// `Bounds` buckets, given the propagator's `bit` in its word (its `Fixed`
+/// bucket always gets `bit`): the subscription is woken by its event and by
+/// every stronger one, so a bucket gets the bit if its event is at least as
+/// strong as `event`, else nothing.
+#[inline(always)]
+fn woken_by(event: Event, bit: u64) -> (u64, u64) {
+    let changed = if event == Event::Changed { bit } else { 0 };
+    let bounds = if event == Event::Fixed { 0 } else { bit };
+    (changed, bounds)
 }
 
 /// Receives every domain narrowing as it happens (the trace hooks in here).

@@ -282,9 +282,7 @@ impl Propagator for AllDifferentValue {
     }
 
     fn subscribe(&self, subs: &mut Subscriptions) {
-        for &x in self.vars.iter() {
-            subs.on(x, Event::Fixed);
-        }
+        subs.on_each(&self.vars, Event::Fixed);
     }
 
     fn priority(&self) -> Priority {
