@@ -200,12 +200,9 @@ impl Engine {
         self.propagations = 0;
         self.constraints = model.constraint_count();
         self.place(model);
-        let subsumed = self.find_subsumed(model);
 
         // The bitsets: every propagator wanted, enabled and subscribed, but
-        // a subsumed one, which is disabled and (with masks) subscribes
-        // only when first enabled: while its all-different runs it never
-        // does, and a build often serves a search of a few nodes.
+        // a subsumed one (see `find_subsumed`).
         let n = self.props.len();
         let words = n.div_ceil(64);
         self.words = words;
@@ -225,17 +222,7 @@ impl Engine {
                 self.bits[set * words + w] = all;
             }
         }
-        if subsumed {
-            for (p, slot) in self.props.iter().enumerate() {
-                if slot.subsumed_by.is_some() {
-                    let (word, off) = (p / 64, !(1u64 << (p % 64)));
-                    self.bits[words + word] &= off;
-                    if with_masks {
-                        self.bits[3 * words + word] &= off;
-                    }
-                }
-            }
-        }
+        self.find_subsumed(model);
 
         // State words, and the subscriptions of every subscribed propagator
         // in queue order (reserved up front: growing a vector by pushes
@@ -331,61 +318,70 @@ impl Engine {
             self.props.sort_unstable_by_key(|slot| slot.key);
             return;
         }
-        // Bit i of `classes[k]` set: constraint i has a propagator of class
-        // k. Reading them class by class puts the propagators in queue
-        // order as they are built, with no sort and no move.
-        let mut classes = [[0u64; PLACE_WORDS]; 4];
-        let mut ids: ArrayVec<ConstraintId, { 64 * PLACE_WORDS }> = ArrayVec::new();
-        for (id, c) in model.constraints() {
-            let i = id.index();
-            ids.push(id);
+        // Bit i % 64 of `classes[k * PLACE_WORDS + i / 64]` set: constraint
+        // i has a propagator of class k. Reading them class by class puts
+        // the propagators in queue order as they are built, with no sort
+        // and no move.
+        let mut classes = [0u64; 4 * PLACE_WORDS];
+        let mut posted: ArrayVec<(ConstraintId, &Constraint), { 64 * PLACE_WORDS }> =
+            ArrayVec::new();
+        for (i, (id, c)) in model.constraints().enumerate() {
+            posted.push((id, c));
             if let Some(class) = class(c) {
-                classes[class as usize][i / 64] |= 1 << (i % 64);
+                classes[class as usize * PLACE_WORDS + i / 64 % PLACE_WORDS] |= 1 << (i % 64);
             }
         }
-        for (class, words) in classes.iter().enumerate() {
-            for (w, &word) in words.iter().enumerate() {
-                for bit in ones(word) {
-                    let id = ids[64 * w + bit];
-                    let prop = build(model.constraint(id))
-                        .expect("`class` and `build` agree on which constraints have a propagator");
-                    debug_assert!(
-                        matches!(prop, AnyPropagator::Custom(_))
-                            || prop.priority() as usize == class,
-                        "`class` gives a built-in propagator's priority"
-                    );
-                    self.props.push(slot(prop, id, class as u64));
-                }
+        for (k, &word) in classes.iter().enumerate() {
+            let (class, first) = (k / PLACE_WORDS, 64 * (k % PLACE_WORDS));
+            for bit in ones(word) {
+                let (id, c) = posted[first + bit];
+                let prop = build(c)
+                    .expect("`class` and `build` agree on which constraints have a propagator");
+                debug_assert!(
+                    matches!(prop, AnyPropagator::Custom(_)) || prop.priority() as usize == class,
+                    "`class` gives a built-in propagator's priority"
+                );
+                self.props.push(slot(prop, id, class as u64));
             }
         }
     }
 
     /// Marks each each-value-held propagator that a domain all-different
     /// makes redundant (see [`subsumed_by`]) with that all-different's
-    /// propagator; returns whether it marked one.
-    fn find_subsumed(&mut self, model: &Model) -> bool {
-        // The domain all-differents are of the dearest class, the last
-        // propagators, in posting order.
-        let dear = self
-            .props
-            .partition_point(|slot| slot.key >> 32 < Priority::Quadratic as u64);
-        let (cheap, dear_props) = self.props.split_at_mut(dear);
-        if dear_props.is_empty() {
-            return false;
+    /// propagator, and takes it out of the enabled bitset and (with masks)
+    /// the subscribed one: it subscribes only when first enabled, as while
+    /// its all-different runs it never is, and a build often serves a
+    /// search of a few nodes.
+    fn find_subsumed(&mut self, model: &Model) {
+        // The each-value-helds are of the linear class, and the domain
+        // all-differents of the dearest one, the last propagators; both in
+        // posting order.
+        let class_start = |class: Priority| {
+            self.props
+                .partition_point(|slot| slot.key >> 32 < class as u64)
+        };
+        let dear = class_start(Priority::Quadratic);
+        if dear == self.props.len() {
+            return;
         }
+        let linear = class_start(Priority::Linear);
+        let (cheap, dear_props) = self.props.split_at_mut(dear);
         let domains = model.domains();
-        let mut any = false;
-        for slot in cheap {
+        let words = self.words;
+        for (p, slot) in cheap.iter_mut().enumerate().skip(linear) {
             let AnyPropagator::EachValueHeld(held) = &slot.prop else {
                 continue;
             };
-            let by = subsumed_by(&held.vars, held.values, domains, dear_props);
-            if let Some(by) = by {
-                slot.subsumed_by = Some((dear + by) as u32);
-                any = true;
+            let Some(by) = subsumed_by(&held.vars, held.values, domains, dear_props) else {
+                continue;
+            };
+            slot.subsumed_by = Some((dear + by) as u32);
+            let (word, off) = (p / 64, !(1u64 << (p % 64)));
+            self.bits[words + word] &= off;
+            if words <= MASK_WORDS {
+                self.bits[3 * words + word] &= off;
             }
         }
-        any
     }
 
     /// The number of variables.
