@@ -17,8 +17,7 @@ use std::hash::BuildHasher;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use hashbrown::hash_table::Entry;
-use hashbrown::{DefaultHashBuilder, HashTable};
+use hashbrown::DefaultHashBuilder;
 
 use crate::domain::Domain;
 use crate::propagators::Propagator;
@@ -306,14 +305,6 @@ impl Constraint {
     }
 }
 
-/// A constraint as the model keeps it: the data and an optional label.
-#[derive(Clone, Debug)]
-pub(crate) struct Posted {
-    pub(crate) constraint: Constraint,
-    /// The clue's sentence, shown in traces and trees.
-    pub(crate) label: Option<Box<str>>,
-}
-
 /// What is wrong with something passed to a [`Model`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -432,7 +423,12 @@ pub struct Model {
     names: Arc<Names>,
     /// Initial domains, one a variable; none is empty.
     domains: Vec<Domain>,
-    constraints: Vec<Posted>,
+    /// The constraints in posting order, each valid for this model.
+    constraints: Vec<Constraint>,
+    /// The clues' sentences, shown in traces and trees, by constraint
+    /// index: no longer than `constraints` (a constraint past its end has
+    /// no label), and empty, unallocated, until a label is set.
+    labels: Vec<Option<Box<str>>>,
 }
 
 impl fmt::Debug for Model {
@@ -458,17 +454,22 @@ impl Model {
             names: Arc::new(Names::default()),
             domains: Vec::new(),
             constraints: Vec::new(),
+            labels: Vec::new(),
         }
     }
 
     /// An empty model with room for `vars` variables and `constraints`
     /// constraints, so that building it does not reallocate.
     pub fn with_capacity(vars: usize, constraints: usize) -> Model {
-        let mut m = Model::new();
-        Arc::make_mut(&mut m.names).reserve(vars);
-        m.domains.reserve(vars);
-        m.constraints.reserve(constraints);
-        m
+        let mut names = Names::default();
+        names.reserve(vars);
+        Model {
+            id: NEXT_MODEL.fetch_add(1, Ordering::Relaxed),
+            names: Arc::new(names),
+            domains: Vec::with_capacity(vars),
+            constraints: Vec::with_capacity(constraints),
+            labels: Vec::new(),
+        }
     }
 
     /// Empties the model, keeping its storage, and gives it a new tag:
@@ -509,6 +510,7 @@ impl Model {
         }
         self.domains.clear();
         self.constraints.clear();
+        self.labels.clear();
     }
 
     /// The tag this model's [`VarId`]s carry.
@@ -562,7 +564,13 @@ impl Model {
             });
         }
         let index = u32::try_from(self.domains.len()).expect("fewer than 2^32 variables");
-        if !Arc::make_mut(&mut self.names).insert(name, index) {
+        // The table is shared only once a solver or a solution took it: copy
+        // it then, and only then.
+        let names = match Arc::get_mut(&mut self.names) {
+            Some(names) => names,
+            None => Arc::make_mut(&mut self.names),
+        };
+        if !names.insert(name) {
             return Err(ModelError::DuplicateName {
                 name: name.to_owned(),
             });
@@ -648,7 +656,7 @@ impl Model {
         self.constraints
             .iter()
             .enumerate()
-            .map(|(i, p)| (ConstraintId(i as u32), &p.constraint))
+            .map(|(i, c)| (ConstraintId(i as u32), c))
     }
 
     /// The constraint `c`.
@@ -657,12 +665,12 @@ impl Model {
     ///
     /// If `c` was not posted to this model.
     pub fn constraint(&self, c: ConstraintId) -> &Constraint {
-        &self.constraints[c.index()].constraint
+        &self.constraints[c.index()]
     }
 
     /// The label of `c`, if it has one.
     pub fn label(&self, c: ConstraintId) -> Option<&str> {
-        self.constraints.get(c.index())?.label.as_deref()
+        self.labels.get(c.index())?.as_deref()
     }
 
     /// Gives `c` a label (the clue's sentence), shown in traces and trees.
@@ -671,7 +679,15 @@ impl Model {
     ///
     /// If `c` was not posted to this model.
     pub fn set_label(&mut self, c: ConstraintId, label: impl Into<String>) {
-        self.constraints[c.index()].label = Some(label.into().into_boxed_str());
+        assert!(
+            c.index() < self.constraints.len(),
+            "constraint #{} was not posted to this model",
+            c.index()
+        );
+        if self.labels.len() <= c.index() {
+            self.labels.resize(self.constraints.len(), None);
+        }
+        self.labels[c.index()] = Some(label.into().into_boxed_str());
     }
 
     /// The label of `c`, or its kind and variables when it has none:
@@ -721,18 +737,20 @@ impl Model {
     /// [`Model::each_value_held`].
     pub fn post(&mut self, constraint: Constraint) -> Result<ConstraintId, ModelError> {
         self.validate(&constraint)?;
+        Ok(self.push(constraint))
+    }
+
+    /// Appends a constraint that has passed [`Model::validate`]'s checks.
+    fn push(&mut self, constraint: Constraint) -> ConstraintId {
         let id = ConstraintId(u32::try_from(self.constraints.len()).expect("fewer than 2^32"));
-        self.constraints.push(Posted {
-            constraint,
-            label: None,
-        });
-        Ok(id)
+        self.constraints.push(constraint);
+        id
     }
 
     fn validate(&self, constraint: &Constraint) -> Result<(), ModelError> {
         let mut foreign = None;
         constraint.for_each_var(|x| {
-            if foreign.is_none() && self.check_var(x).is_err() {
+            if foreign.is_none() && !self.owns(x) {
                 foreign = Some(x);
             }
         });
@@ -785,12 +803,45 @@ impl Model {
         Ok(())
     }
 
+    /// Whether `x` is a variable of this model.
+    #[inline]
+    fn owns(&self, x: VarId) -> bool {
+        x.model == self.id && x.index() < self.domains.len()
+    }
+
     fn check_var(&self, x: VarId) -> Result<(), ModelError> {
-        if x.model == self.id && x.index() < self.domains.len() {
+        if self.owns(x) {
             Ok(())
         } else {
             Err(ModelError::ForeignVariable { index: x.index() })
         }
+    }
+
+    /// [`Model::check_var`] on each of `vars`: the error names the first
+    /// foreign one.
+    fn check_vars(&self, vars: &[VarId]) -> Result<(), ModelError> {
+        // No early exit on the common path: a branch-free pass over the
+        // group, then a search only if it failed.
+        if vars.iter().fold(true, |ok, &x| ok & self.owns(x)) {
+            return Ok(());
+        }
+        match vars.iter().find(|&&x| !self.owns(x)) {
+            Some(x) => Err(ModelError::ForeignVariable { index: x.index() }),
+            None => Ok(()),
+        }
+    }
+
+    /// Posts a constraint on `x` and `y` whose constant is already checked.
+    fn post_pair(&mut self, x: VarId, y: VarId, c: Constraint) -> Result<ConstraintId, ModelError> {
+        self.check_var(x)?;
+        self.check_var(y)?;
+        Ok(self.push(c))
+    }
+
+    /// Posts a constraint on `x` alone whose constant is already checked.
+    fn post_one(&mut self, x: VarId, c: Constraint) -> Result<ConstraintId, ModelError> {
+        self.check_var(x)?;
+        Ok(self.push(c))
     }
 
     /// Posts `x = y`.
@@ -799,7 +850,7 @@ impl Model {
     ///
     /// As [`Model::post`].
     pub fn equal(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, ModelError> {
-        self.post(Constraint::Equal { x, y })
+        self.post_pair(x, y, Constraint::Equal { x, y })
     }
 
     /// Posts `x = v`.
@@ -809,7 +860,7 @@ impl Model {
     /// As [`Model::post`]; `v` must be in `0..=63`.
     pub fn equal_value(&mut self, x: VarId, v: i64) -> Result<ConstraintId, ModelError> {
         let v = i32::from(check_value(v, "a value (0..=63)")?);
-        self.post(Constraint::EqualValue { x, v })
+        self.post_one(x, Constraint::EqualValue { x, v })
     }
 
     /// Posts `x != y`.
@@ -818,7 +869,7 @@ impl Model {
     ///
     /// As [`Model::post`].
     pub fn not_equal(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, ModelError> {
-        self.post(Constraint::NotEqual { x, y })
+        self.post_pair(x, y, Constraint::NotEqual { x, y })
     }
 
     /// Posts `x != v`.
@@ -828,7 +879,7 @@ impl Model {
     /// As [`Model::post`]; `v` must be in `0..=63`.
     pub fn not_equal_value(&mut self, x: VarId, v: i64) -> Result<ConstraintId, ModelError> {
         let v = i32::from(check_value(v, "a value (0..=63)")?);
-        self.post(Constraint::NotEqualValue { x, v })
+        self.post_one(x, Constraint::NotEqualValue { x, v })
     }
 
     /// Posts `x ∈ values`.
@@ -838,7 +889,7 @@ impl Model {
     /// As [`Model::post`]; every value must be in `0..=63`.
     pub fn in_set(&mut self, x: VarId, values: &[i64]) -> Result<ConstraintId, ModelError> {
         let set = domain_of(values)?;
-        self.post(Constraint::InSet { x, set })
+        self.post_one(x, Constraint::InSet { x, set })
     }
 
     /// Posts `x = y + c`.
@@ -848,7 +899,7 @@ impl Model {
     /// As [`Model::post`]; `c` must be in `-63..=63`.
     pub fn offset(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
         let c = check_offset_i64(c)?;
-        self.post(Constraint::Offset { x, y, c })
+        self.post_pair(x, y, Constraint::Offset { x, y, c })
     }
 
     /// Posts `|x - y| = c`.
@@ -858,7 +909,7 @@ impl Model {
     /// As [`Model::post`]; `c` must be in `0..=63`.
     pub fn distance(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
         let c = i32::from(check_value(c, "a distance (0..=63)")?);
-        self.post(Constraint::Distance { x, y, c })
+        self.post_pair(x, y, Constraint::Distance { x, y, c })
     }
 
     /// Posts `|x - y| != c`.
@@ -868,7 +919,7 @@ impl Model {
     /// As [`Model::post`]; `c` must be in `0..=63`.
     pub fn not_distance(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
         let c = i32::from(check_value(c, "a distance (0..=63)")?);
-        self.post(Constraint::NotDistance { x, y, c })
+        self.post_pair(x, y, Constraint::NotDistance { x, y, c })
     }
 
     /// Posts `x < y + c`; `less_offset(x, y, 1)` is `x <= y`.
@@ -878,7 +929,7 @@ impl Model {
     /// As [`Model::post`]; `c` must be in `-63..=63`.
     pub fn less_offset(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
         let c = check_offset_i64(c)?;
-        self.post(Constraint::Less { x, y, c })
+        self.post_pair(x, y, Constraint::Less { x, y, c })
     }
 
     /// Posts `x < y`.
@@ -927,18 +978,22 @@ impl Model {
         vars: &[VarId],
         strength: Strength,
     ) -> Result<ConstraintId, ModelError> {
-        self.post(Constraint::AllDifferent {
-            vars: self.group(vars),
+        // What `validate` checks, in its order, before the list is made.
+        self.check_vars(vars)?;
+        check_group(vars.len())?;
+        let vars = self.group(vars);
+        Ok(self.push(Constraint::AllDifferent {
+            vars,
             offsets: Vec::new(),
             strength,
-        })
+        }))
     }
 
     /// `vars` as a shared list: the last constraint's own when it has the
     /// same variables (a group's all-different and each-value-held are
     /// posted together), else a new one.
     fn group(&self, vars: &[VarId]) -> Arc<[VarId]> {
-        match self.constraints.last().map(|p| &p.constraint) {
+        match self.constraints.last() {
             Some(
                 Constraint::AllDifferent { vars: last, .. }
                 | Constraint::EachValueHeld { vars: last, .. },
@@ -991,10 +1046,17 @@ impl Model {
         vars: &[VarId],
         values: Domain,
     ) -> Result<ConstraintId, ModelError> {
-        self.post(Constraint::EachValueHeld {
-            vars: self.group(vars),
-            values,
-        })
+        // What `validate` checks, in its order, before the list is made.
+        self.check_vars(vars)?;
+        check_group(vars.len())?;
+        if values.size() as usize > vars.len() {
+            return Err(ModelError::UncoverableValues {
+                values: values.size(),
+                vars: vars.len(),
+            });
+        }
+        let vars = self.group(vars);
+        Ok(self.push(Constraint::EachValueHeld { vars, values }))
     }
 
     /// Posts a user-written propagator; see [`Propagator`] for the contract.
@@ -1011,76 +1073,153 @@ impl Model {
     }
 }
 
-/// Variable names: one string arena and a hash index into it, so a model
-/// with many variables makes a handful of allocations, not one a name.
+/// Variable names: one string arena and one index buffer, so a model's
+/// names take two allocations (three with the shared handle), not one a
+/// name.
+///
+/// Invariants: `table` is 0 or a power of two at least twice the number of
+/// names; `index` holds `table` hash slots and then, for each name `i`, the
+/// offset in `text` where it ends (it starts where name `i - 1` ends, or at
+/// 0). Each name's index is in one slot, at or after (cyclically) its home
+/// slot with no empty slot in between (linear probing, no deletions).
 #[derive(Clone, Default)]
 pub(crate) struct Names {
-    /// All names, concatenated; `spans[i]` is variable `i`'s slice.
+    /// All names, concatenated.
     text: String,
-    spans: Vec<(u32, u32)>,
-    /// Variable indices, hashed by name. Only looked up, never iterated.
-    by_name: HashTable<u32>,
+    /// `table` slots, then one end offset a name. A slot is 0 when empty,
+    /// else `tag << 32 | (i + 1)` for name `i`, where `tag` is the high half
+    /// of the name's hash: it places the entry (its low bits are the home
+    /// slot) and rules out almost every other name without comparing
+    /// strings. Slots are only looked up, never iterated to decide an order.
+    index: Vec<u64>,
+    /// How many slots `index` starts with.
+    table: usize,
     hasher: DefaultHashBuilder,
 }
 
 impl fmt::Debug for Names {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list()
-            .entries((0..self.spans.len()).map(|i| self.get(i)))
+            .entries((0..self.len()).map(|i| self.get(i)))
             .finish()
     }
 }
 
+/// The fewest slots a table gets once it has any.
+const MIN_SLOTS: usize = 16;
+
 impl Names {
+    /// The number of names.
+    fn len(&self) -> usize {
+        self.index.len() - self.table
+    }
+
+    /// Room for `vars` more names without growing anything.
     fn reserve(&mut self, vars: usize) {
         self.text.reserve(vars * 8);
-        self.spans.reserve(vars);
-        let (text, spans, hasher) = (&self.text, &self.spans, &self.hasher);
-        self.by_name
-            .reserve(vars, |&i| hasher.hash_one(slice(text, spans, i)));
+        let wanted = slots_for(self.len() + vars);
+        if self.table < wanted {
+            self.rehash(wanted, vars);
+        } else {
+            self.index.reserve(vars);
+        }
     }
 
     fn clear(&mut self) {
         self.text.clear();
-        self.spans.clear();
-        self.by_name.clear();
+        self.index.truncate(self.table);
+        self.index.fill(0);
     }
 
-    /// Adds `name` as variable `index`; false if the name is taken.
-    fn insert(&mut self, name: &str, index: u32) -> bool {
-        // One hash and one probe sequence for both the lookup and the insert.
-        let (text, spans, hasher) = (&self.text, &self.spans, &self.hasher);
-        let hash = hasher.hash_one(name);
-        let entry = self.by_name.entry(
-            hash,
-            |&i| slice(text, spans, i) == name,
-            |&i| hasher.hash_one(slice(text, spans, i)),
-        );
-        let Entry::Vacant(slot) = entry else {
-            return false;
-        };
-        slot.insert(index);
-        let start = self.text.len() as u32;
+    /// The tag of `name`: the high half of its hash.
+    fn tag(&self, name: &str) -> u32 {
+        (self.hasher.hash_one(name) >> 32) as u32
+    }
+
+    /// Adds `name` as the next variable; false if the name is taken.
+    fn insert(&mut self, name: &str) -> bool {
+        let i = self.len();
+        if self.table < 2 * (i + 1) {
+            self.rehash(slots_for(i + 1), 0);
+        }
+        let tag = self.tag(name);
+        let mask = self.table - 1;
+        let mut at = tag as usize & mask;
+        // Walk the probe sequence to its first empty slot: a slot with the
+        // same tag is the only place the name can already be.
+        loop {
+            let slot = self.index[at];
+            if slot == 0 {
+                break;
+            }
+            if (slot >> 32) as u32 == tag && self.get(slot_name(slot)) == name {
+                return false;
+            }
+            at = (at + 1) & mask;
+        }
+        self.index[at] = u64::from(tag) << 32 | (i as u64 + 1);
         self.text.push_str(name);
-        self.spans.push((start, self.text.len() as u32));
+        self.index.push(self.text.len() as u64);
         true
     }
 
+    /// Moves the slots into a fresh table of `len` (a power of two at least
+    /// twice the number of names), with room for `extra` more names. Each
+    /// slot's tag says where it goes, so no name is hashed again.
+    fn rehash(&mut self, len: usize, extra: usize) {
+        let mut index = Vec::with_capacity(len + self.len() + extra);
+        index.resize(len, 0);
+        let mask = len - 1;
+        for &slot in self.index[..self.table].iter().filter(|&&slot| slot != 0) {
+            let mut at = (slot >> 32) as usize & mask;
+            while index[at] != 0 {
+                at = (at + 1) & mask;
+            }
+            index[at] = slot;
+        }
+        index.extend_from_slice(&self.index[self.table..]);
+        self.index = index;
+        self.table = len;
+    }
+
     pub(crate) fn find(&self, name: &str) -> Option<u32> {
-        let hash = self.hasher.hash_one(name);
-        self.by_name
-            .find(hash, |&i| slice(&self.text, &self.spans, i) == name)
-            .copied()
+        if self.table == 0 {
+            return None;
+        }
+        let tag = self.tag(name);
+        let mask = self.table - 1;
+        let mut at = tag as usize & mask;
+        // At most half the slots are taken, so the walk ends.
+        loop {
+            let slot = self.index[at];
+            if slot == 0 {
+                return None;
+            }
+            if (slot >> 32) as u32 == tag && self.get(slot_name(slot)) == name {
+                return Some(slot_name(slot) as u32);
+            }
+            at = (at + 1) & mask;
+        }
     }
 
     pub(crate) fn get(&self, i: usize) -> &str {
-        slice(&self.text, &self.spans, i as u32)
+        let ends = &self.index[self.table..];
+        let start = match i {
+            0 => 0,
+            _ => ends[i - 1] as usize,
+        };
+        &self.text[start..ends[i] as usize]
     }
 }
 
-fn slice<'a>(text: &'a str, spans: &[(u32, u32)], i: u32) -> &'a str {
-    let (start, end) = spans[i as usize];
-    &text[start as usize..end as usize]
+/// The index size for `names` names: a power of two, at least twice as many.
+fn slots_for(names: usize) -> usize {
+    (2 * names).next_power_of_two().max(MIN_SLOTS)
+}
+
+/// The name an occupied slot holds.
+fn slot_name(slot: u64) -> usize {
+    (slot as u32 - 1) as usize
 }
 
 fn check_value(v: i64, what: &'static str) -> Result<u8, ModelError> {
@@ -1132,6 +1271,152 @@ mod tests {
             Constraint::AllDifferent { vars, .. } | Constraint::EachValueHeld { vars, .. } => vars,
             other => panic!("not a group constraint: {other:?}"),
         }
+    }
+
+    /// Names that look alike: shared prefixes and suffixes, the empty
+    /// name, lengths on both sides of the hash's 8- and 16-byte cases.
+    fn name(i: usize) -> String {
+        match i % 4 {
+            0 => format!("x{i}"),
+            1 => format!("{i}x"),
+            2 => format!("a long shared prefix {i}"),
+            _ if i == 3 => String::new(),
+            _ => "y".repeat(i % 40) + &i.to_string(),
+        }
+    }
+
+    #[test]
+    fn names_are_found_and_refused_again_as_the_index_grows() {
+        let mut m = Model::new();
+        let mut xs = Vec::new();
+        for i in 0..1000 {
+            xs.push(
+                m.var_with_domain(&name(i), Domain::singleton(1))
+                    .expect("fresh"),
+            );
+            // Every name so far, early ones included, is still taken: the
+            // table has grown (16, 32, ... slots) without losing any.
+            if i.is_power_of_two() || i % 97 == 0 {
+                for j in 0..=i {
+                    assert_eq!(
+                        m.var_with_domain(&name(j), Domain::singleton(1)),
+                        Err(ModelError::DuplicateName { name: name(j) })
+                    );
+                }
+            }
+        }
+        assert_eq!(m.len(), 1000);
+        for (i, &x) in xs.iter().enumerate() {
+            assert_eq!(m.var(&name(i)), Ok(x));
+            assert_eq!(m.name(x), name(i));
+        }
+        for unknown in ["x1000", "1000x", "x", "a long shared prefix ", "y"] {
+            assert!(m.var(unknown).is_err(), "{unknown:?}");
+        }
+    }
+
+    #[test]
+    fn an_empty_model_finds_no_name() {
+        let m = Model::new();
+        assert!(m.var("").is_err());
+        let mut cleared = Model::with_capacity(4, 0);
+        cleared.int_var("a", 0, 1).expect("fresh");
+        cleared.clear();
+        assert!(cleared.var("a").is_err());
+        assert_eq!(format!("{:?}", cleared.names), "[]");
+    }
+
+    #[test]
+    fn a_cleared_model_takes_its_old_names_again_beyond_its_capacity() {
+        let mut m = Model::with_capacity(3, 1);
+        for round in 0..3 {
+            let xs: Vec<VarId> = (0..40)
+                .map(|i| m.int_var(&name(i), 0, 1).expect("fresh after clear"))
+                .collect();
+            assert_eq!(
+                m.int_var(&name(39), 0, 1),
+                Err(ModelError::DuplicateName { name: name(39) })
+            );
+            for (i, &x) in xs.iter().enumerate() {
+                assert_eq!(m.var(&name(i)), Ok(x), "round {round}");
+            }
+            assert_eq!(format!("{:?}", m.names).matches(", ").count(), 39);
+            m.clear();
+        }
+    }
+
+    #[test]
+    fn names_shared_with_a_solution_are_copied_before_they_change() {
+        let mut m = Model::new();
+        let x = m.int_var("x", 2, 2).expect("fresh");
+        let solution = crate::Solver::new(&m)
+            .first(&crate::SearchOptions::default())
+            .solutions
+            .remove(0);
+        // The model goes on growing its own copy ...
+        let y = m.int_var("y", 3, 3).expect("fresh");
+        assert_eq!(
+            m.int_var("x", 0, 1),
+            Err(ModelError::DuplicateName { name: "x".into() })
+        );
+        assert_eq!((m.var("x"), m.var("y")), (Ok(x), Ok(y)));
+        // ... and the solution keeps the names it was found with.
+        assert_eq!(solution.value_of("x"), Some(2));
+        assert_eq!(solution.value_of("y"), None);
+        assert_eq!(solution.iter().collect::<Vec<_>>(), [("x", 2)]);
+    }
+
+    #[test]
+    fn labels_belong_to_their_constraint_only() {
+        let mut m = Model::new();
+        let x = m.int_var("x", 0, 3).expect("fresh");
+        let first = m.equal_value(x, 1).expect("valid");
+        let second = m.not_equal_value(x, 2).expect("valid");
+        m.set_label(second, "second");
+        let third = m.less_offset(x, x, 1).expect("valid");
+        assert_eq!(m.label(first), None);
+        assert_eq!(m.label(second), Some("second"));
+        assert_eq!(m.label(third), None);
+        assert_eq!(m.describe(third), "less(x, x)");
+        m.set_label(first, "first");
+        assert_eq!(m.label(first), Some("first"));
+        assert_eq!(m.label(ConstraintId::from_index(3)), None);
+        m.clear();
+        let x = m.int_var("x", 0, 3).expect("fresh");
+        let again = m.equal_value(x, 1).expect("valid");
+        assert_eq!(m.label(again), None, "labels go with a clear");
+    }
+
+    #[test]
+    #[should_panic(expected = "was not posted")]
+    fn labelling_a_constraint_not_posted_panics() {
+        let mut m = Model::new();
+        let x = m.int_var("x", 0, 3).expect("fresh");
+        m.equal_value(x, 1).expect("valid");
+        m.set_label(ConstraintId::from_index(1), "nothing");
+    }
+
+    #[test]
+    fn a_group_reports_its_first_foreign_variable() {
+        let mut m = Model::new();
+        let mut other = Model::new();
+        let ours: Vec<VarId> = (0..3)
+            .map(|i| m.int_var(&name(i), 0, 3).expect("fresh"))
+            .collect();
+        let theirs: Vec<VarId> = (0..6)
+            .map(|i| other.int_var(&name(i), 0, 3).expect("fresh"))
+            .collect();
+        let group = [ours[0], theirs[4], ours[1], theirs[5]];
+        let expected = Err(ModelError::ForeignVariable { index: 4 });
+        assert_eq!(m.all_different(&group, Strength::Value), expected);
+        assert_eq!(m.each_value_held(&group, Domain::range(0, 1)), expected);
+        // Foreign variables are reported before the group's size.
+        let mut big = vec![ours[2]; MAX_GROUP];
+        big.push(theirs[5]);
+        let expected = Err(ModelError::ForeignVariable { index: 5 });
+        assert_eq!(m.all_different(&big, Strength::Value), expected);
+        assert_eq!(m.each_value_held(&big, Domain::EMPTY), expected);
+        assert_eq!(m.constraint_count(), 0);
     }
 
     #[test]
