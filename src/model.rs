@@ -13,7 +13,7 @@
 //!   an all-different's shifted domains stay within `0..=63`.
 
 use std::fmt;
-use std::hash::BuildHasher;
+use std::hash::{BuildHasher, Hasher};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -559,9 +559,7 @@ impl Model {
     /// [`ModelError::DuplicateName`] if the name is taken.
     pub fn var_with_domain(&mut self, name: &str, domain: Domain) -> Result<VarId, ModelError> {
         if domain.is_empty() {
-            return Err(ModelError::EmptyDomain {
-                name: name.to_owned(),
-            });
+            return Err(empty_domain(name));
         }
         let index = u32::try_from(self.domains.len()).expect("fewer than 2^32 variables");
         // The table is shared only once a solver or a solution took it: copy
@@ -571,9 +569,7 @@ impl Model {
             None => Arc::make_mut(&mut self.names),
         };
         if !names.insert(name) {
-            return Err(ModelError::DuplicateName {
-                name: name.to_owned(),
-            });
+            return Err(duplicate_name(name));
         }
         self.domains.push(domain);
         Ok(VarId {
@@ -1133,7 +1129,10 @@ impl Names {
 
     /// The tag of `name`: the high half of its hash.
     fn tag(&self, name: &str) -> u32 {
-        (self.hasher.hash_one(name) >> 32) as u32
+        // The bytes alone: a table of one key type needs no end marker.
+        let mut hasher = self.hasher.build_hasher();
+        hasher.write(name.as_bytes());
+        (hasher.finish() >> 32) as u32
     }
 
     /// Adds `name` as the next variable; false if the name is taken.
@@ -1220,6 +1219,24 @@ fn slots_for(names: usize) -> usize {
 /// The name an occupied slot holds.
 fn slot_name(slot: u64) -> usize {
     (slot as u32 - 1) as usize
+}
+
+// The errors of declaring a variable, kept out of line so the common path
+// carries no string copy.
+#[cold]
+#[inline(never)]
+fn empty_domain(name: &str) -> ModelError {
+    ModelError::EmptyDomain {
+        name: name.to_owned(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn duplicate_name(name: &str) -> ModelError {
+    ModelError::DuplicateName {
+        name: name.to_owned(),
+    }
 }
 
 fn check_value(v: i64, what: &'static str) -> Result<u8, ModelError> {
