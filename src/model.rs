@@ -461,11 +461,9 @@ impl Model {
     /// An empty model with room for `vars` variables and `constraints`
     /// constraints, so that building it does not reallocate.
     pub fn with_capacity(vars: usize, constraints: usize) -> Model {
-        let mut names = Names::default();
-        names.reserve(vars);
         Model {
             id: NEXT_MODEL.fetch_add(1, Ordering::Relaxed),
-            names: Arc::new(names),
+            names: Arc::new(Names::with_capacity(vars)),
             domains: Vec::with_capacity(vars),
             constraints: Vec::with_capacity(constraints),
             labels: Vec::new(),
@@ -503,9 +501,7 @@ impl Model {
             // Solutions (or a solver) still share the old names: leave them
             // theirs, with room for as many in the new ones.
             None => {
-                let mut names = Names::default();
-                names.reserve(self.domains.len());
-                self.names = Arc::new(names);
+                self.names = Arc::new(Names::with_capacity(self.domains.len()));
             }
         }
         self.domains.clear();
@@ -1110,14 +1106,19 @@ impl Names {
         self.index.len() - self.table
     }
 
-    /// Room for `vars` more names without growing anything.
-    fn reserve(&mut self, vars: usize) {
-        self.text.reserve(vars * 8);
-        let wanted = slots_for(self.len() + vars);
-        if self.table < wanted {
-            self.rehash(wanted, vars);
-        } else {
-            self.index.reserve(vars);
+    /// No names, with room for `vars` without growing anything.
+    fn with_capacity(vars: usize) -> Names {
+        if vars == 0 {
+            return Names::default();
+        }
+        let table = slots_for(vars);
+        let mut index = Vec::with_capacity(table + vars);
+        index.resize(table, 0);
+        Names {
+            text: String::with_capacity(vars * 8),
+            index,
+            table,
+            hasher: DefaultHashBuilder::default(),
         }
     }
 
@@ -1139,7 +1140,7 @@ impl Names {
     fn insert(&mut self, name: &str) -> bool {
         let i = self.len();
         if self.table < 2 * (i + 1) {
-            self.rehash(slots_for(i + 1), 0);
+            self.rehash(slots_for(i + 1));
         }
         let tag = self.tag(name);
         let mask = self.table - 1;
@@ -1163,10 +1164,11 @@ impl Names {
     }
 
     /// Moves the slots into a fresh table of `len` (a power of two at least
-    /// twice the number of names), with room for `extra` more names. Each
-    /// slot's tag says where it goes, so no name is hashed again.
-    fn rehash(&mut self, len: usize, extra: usize) {
-        let mut index = Vec::with_capacity(len + self.len() + extra);
+    /// twice the number of names), with room for the `len / 2` names it
+    /// takes before it grows again. Each slot's tag says where it goes, so
+    /// no name is hashed again.
+    fn rehash(&mut self, len: usize) {
+        let mut index = Vec::with_capacity(len + len / 2);
         index.resize(len, 0);
         let mask = len - 1;
         for &slot in self.index[..self.table].iter().filter(|&&slot| slot != 0) {
