@@ -13,11 +13,12 @@
 //!   an all-different's shifted domains stay within `0..=63`.
 
 use std::fmt;
-use std::hash::{BuildHasher, Hasher};
+use std::hash::BuildHasher;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use hashbrown::DefaultHashBuilder;
+use hashbrown::hash_table::Entry;
+use hashbrown::{DefaultHashBuilder, HashTable};
 
 use crate::domain::Domain;
 use crate::propagators::Propagator;
@@ -1065,27 +1066,17 @@ impl Model {
     }
 }
 
-/// Variable names: one string arena and one index buffer, so a model's
-/// names take two allocations (three with the shared handle), not one a
-/// name.
-///
-/// Invariants: `table` is 0 or a power of two at least twice the number of
-/// names; `index` holds `table` hash slots and then, for each name `i`, the
-/// offset in `text` where it ends (it starts where name `i - 1` ends, or at
-/// 0). Each name's index is in one slot, at or after (cyclically) its home
-/// slot with no empty slot in between (linear probing, no deletions).
+/// Variable names: one string arena and a hash index into it, so a model
+/// with many variables makes a handful of allocations, not one a name.
 #[derive(Clone, Default)]
 pub(crate) struct Names {
     /// All names, concatenated.
     text: String,
-    /// `table` slots, then one end offset a name. A slot is 0 when empty,
-    /// else `tag << 32 | (i + 1)` for name `i`, where `tag` is the high half
-    /// of the name's hash: it places the entry (its low bits are the home
-    /// slot) and rules out almost every other name without comparing
-    /// strings. Slots are only looked up, never iterated to decide an order.
-    index: Vec<u64>,
-    /// How many slots `index` starts with.
-    table: usize,
+    /// Where each name ends in `text`; name `i` starts where name `i - 1`
+    /// ends, or at 0.
+    ends: Vec<u32>,
+    /// Variable indices, hashed by name. Only looked up, never iterated.
+    by_name: HashTable<u32>,
     hasher: DefaultHashBuilder,
 }
 
@@ -1097,130 +1088,62 @@ impl fmt::Debug for Names {
     }
 }
 
-/// The fewest slots a table gets once it has any.
-const MIN_SLOTS: usize = 16;
-
 impl Names {
     /// The number of names.
     fn len(&self) -> usize {
-        self.index.len() - self.table
+        self.ends.len()
     }
 
     /// No names, with room for `vars` without growing anything.
     fn with_capacity(vars: usize) -> Names {
-        if vars == 0 {
-            return Names::default();
-        }
-        let table = slots_for(vars);
-        let mut index = Vec::with_capacity(table + vars);
-        index.resize(table, 0);
         Names {
             text: String::with_capacity(vars * 8),
-            index,
-            table,
+            ends: Vec::with_capacity(vars),
+            by_name: HashTable::with_capacity(vars),
             hasher: DefaultHashBuilder::default(),
         }
     }
 
     fn clear(&mut self) {
         self.text.clear();
-        self.index.truncate(self.table);
-        self.index.fill(0);
-    }
-
-    /// The tag of `name`: the high half of its hash.
-    fn tag(&self, name: &str) -> u32 {
-        // The bytes alone: a table of one key type needs no end marker.
-        let mut hasher = self.hasher.build_hasher();
-        hasher.write(name.as_bytes());
-        (hasher.finish() >> 32) as u32
+        self.ends.clear();
+        self.by_name.clear();
     }
 
     /// Adds `name` as the next variable; false if the name is taken.
     fn insert(&mut self, name: &str) -> bool {
-        let i = self.len();
-        if self.table < 2 * (i + 1) {
-            self.rehash(slots_for(i + 1));
-        }
-        let tag = self.tag(name);
-        let mask = self.table - 1;
-        let mut at = tag as usize & mask;
-        // Walk the probe sequence to its first empty slot: a slot with the
-        // same tag is the only place the name can already be.
-        loop {
-            let slot = self.index[at];
-            if slot == 0 {
-                break;
-            }
-            if (slot >> 32) as u32 == tag && self.get(slot_name(slot)) == name {
-                return false;
-            }
-            at = (at + 1) & mask;
-        }
-        self.index[at] = u64::from(tag) << 32 | (i as u64 + 1);
+        // One hash and one probe sequence for both the lookup and the insert.
+        let (text, ends, hasher) = (&self.text, &self.ends, &self.hasher);
+        let hash = hasher.hash_one(name);
+        let entry = self.by_name.entry(
+            hash,
+            |&i| slice(text, ends, i as usize) == name,
+            |&i| hasher.hash_one(slice(text, ends, i as usize)),
+        );
+        let Entry::Vacant(slot) = entry else {
+            return false;
+        };
+        slot.insert(self.ends.len() as u32);
         self.text.push_str(name);
-        self.index.push(self.text.len() as u64);
+        self.ends.push(self.text.len() as u32);
         true
     }
 
-    /// Moves the slots into a fresh table of `len` (a power of two at least
-    /// twice the number of names), with room for the `len / 2` names it
-    /// takes before it grows again. Each slot's tag says where it goes, so
-    /// no name is hashed again.
-    fn rehash(&mut self, len: usize) {
-        let mut index = Vec::with_capacity(len + len / 2);
-        index.resize(len, 0);
-        let mask = len - 1;
-        for &slot in self.index[..self.table].iter().filter(|&&slot| slot != 0) {
-            let mut at = (slot >> 32) as usize & mask;
-            while index[at] != 0 {
-                at = (at + 1) & mask;
-            }
-            index[at] = slot;
-        }
-        index.extend_from_slice(&self.index[self.table..]);
-        self.index = index;
-        self.table = len;
-    }
-
     pub(crate) fn find(&self, name: &str) -> Option<u32> {
-        if self.table == 0 {
-            return None;
-        }
-        let tag = self.tag(name);
-        let mask = self.table - 1;
-        let mut at = tag as usize & mask;
-        // At most half the slots are taken, so the walk ends.
-        loop {
-            let slot = self.index[at];
-            if slot == 0 {
-                return None;
-            }
-            if (slot >> 32) as u32 == tag && self.get(slot_name(slot)) == name {
-                return Some(slot_name(slot) as u32);
-            }
-            at = (at + 1) & mask;
-        }
+        let hash = self.hasher.hash_one(name);
+        self.by_name
+            .find(hash, |&i| slice(&self.text, &self.ends, i as usize) == name)
+            .copied()
     }
 
     pub(crate) fn get(&self, i: usize) -> &str {
-        let ends = &self.index[self.table..];
-        let start = match i {
-            0 => 0,
-            _ => ends[i - 1] as usize,
-        };
-        &self.text[start..ends[i] as usize]
+        slice(&self.text, &self.ends, i)
     }
 }
 
-/// The index size for `names` names: a power of two, at least twice as many.
-fn slots_for(names: usize) -> usize {
-    (2 * names).next_power_of_two().max(MIN_SLOTS)
-}
-
-/// The name an occupied slot holds.
-fn slot_name(slot: u64) -> usize {
-    (slot as u32 - 1) as usize
+fn slice<'a>(text: &'a str, ends: &[u32], i: usize) -> &'a str {
+    let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+    &text[start..ends[i] as usize]
 }
 
 // The errors of declaring a variable, kept out of line so the common path
