@@ -306,14 +306,6 @@ impl Constraint {
     }
 }
 
-/// A constraint as the model keeps it: the data and an optional label.
-#[derive(Clone, Debug)]
-pub(crate) struct Posted {
-    pub(crate) constraint: Constraint,
-    /// The clue's sentence, shown in traces and trees.
-    pub(crate) label: Option<Box<str>>,
-}
-
 /// What is wrong with something passed to a [`Model`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 #[non_exhaustive]
@@ -432,7 +424,12 @@ pub struct Model {
     names: Arc<Names>,
     /// Initial domains, one a variable; none is empty.
     domains: Vec<Domain>,
-    constraints: Vec<Posted>,
+    /// The constraints in posting order, each valid for this model.
+    constraints: Vec<Constraint>,
+    /// The clues' sentences, shown in traces and trees, by constraint
+    /// index: no longer than `constraints` (a constraint past its end has
+    /// no label), and empty, unallocated, until a label is set.
+    labels: Vec<Option<Box<str>>>,
 }
 
 impl fmt::Debug for Model {
@@ -458,17 +455,20 @@ impl Model {
             names: Arc::new(Names::default()),
             domains: Vec::new(),
             constraints: Vec::new(),
+            labels: Vec::new(),
         }
     }
 
     /// An empty model with room for `vars` variables and `constraints`
     /// constraints, so that building it does not reallocate.
     pub fn with_capacity(vars: usize, constraints: usize) -> Model {
-        let mut m = Model::new();
-        Arc::make_mut(&mut m.names).reserve(vars);
-        m.domains.reserve(vars);
-        m.constraints.reserve(constraints);
-        m
+        Model {
+            id: NEXT_MODEL.fetch_add(1, Ordering::Relaxed),
+            names: Arc::new(Names::with_capacity(vars)),
+            domains: Vec::with_capacity(vars),
+            constraints: Vec::with_capacity(constraints),
+            labels: Vec::new(),
+        }
     }
 
     /// Empties the model, keeping its storage, and gives it a new tag:
@@ -502,13 +502,12 @@ impl Model {
             // Solutions (or a solver) still share the old names: leave them
             // theirs, with room for as many in the new ones.
             None => {
-                let mut names = Names::default();
-                names.reserve(self.domains.len());
-                self.names = Arc::new(names);
+                self.names = Arc::new(Names::with_capacity(self.domains.len()));
             }
         }
         self.domains.clear();
         self.constraints.clear();
+        self.labels.clear();
     }
 
     /// The tag this model's [`VarId`]s carry.
@@ -557,15 +556,17 @@ impl Model {
     /// [`ModelError::DuplicateName`] if the name is taken.
     pub fn var_with_domain(&mut self, name: &str, domain: Domain) -> Result<VarId, ModelError> {
         if domain.is_empty() {
-            return Err(ModelError::EmptyDomain {
-                name: name.to_owned(),
-            });
+            return Err(empty_domain(name));
         }
         let index = u32::try_from(self.domains.len()).expect("fewer than 2^32 variables");
-        if !Arc::make_mut(&mut self.names).insert(name, index) {
-            return Err(ModelError::DuplicateName {
-                name: name.to_owned(),
-            });
+        // The table is shared only once a solver or a solution took it: copy
+        // it then, and only then.
+        let names = match Arc::get_mut(&mut self.names) {
+            Some(names) => names,
+            None => Arc::make_mut(&mut self.names),
+        };
+        if !names.insert(name) {
+            return Err(duplicate_name(name));
         }
         self.domains.push(domain);
         Ok(VarId {
@@ -648,7 +649,7 @@ impl Model {
         self.constraints
             .iter()
             .enumerate()
-            .map(|(i, p)| (ConstraintId(i as u32), &p.constraint))
+            .map(|(i, c)| (ConstraintId(i as u32), c))
     }
 
     /// The constraint `c`.
@@ -657,12 +658,12 @@ impl Model {
     ///
     /// If `c` was not posted to this model.
     pub fn constraint(&self, c: ConstraintId) -> &Constraint {
-        &self.constraints[c.index()].constraint
+        &self.constraints[c.index()]
     }
 
     /// The label of `c`, if it has one.
     pub fn label(&self, c: ConstraintId) -> Option<&str> {
-        self.constraints.get(c.index())?.label.as_deref()
+        self.labels.get(c.index())?.as_deref()
     }
 
     /// Gives `c` a label (the clue's sentence), shown in traces and trees.
@@ -671,7 +672,15 @@ impl Model {
     ///
     /// If `c` was not posted to this model.
     pub fn set_label(&mut self, c: ConstraintId, label: impl Into<String>) {
-        self.constraints[c.index()].label = Some(label.into().into_boxed_str());
+        assert!(
+            c.index() < self.constraints.len(),
+            "constraint #{} was not posted to this model",
+            c.index()
+        );
+        if self.labels.len() <= c.index() {
+            self.labels.resize(self.constraints.len(), None);
+        }
+        self.labels[c.index()] = Some(label.into().into_boxed_str());
     }
 
     /// The label of `c`, or its kind and variables when it has none:
@@ -721,18 +730,20 @@ impl Model {
     /// [`Model::each_value_held`].
     pub fn post(&mut self, constraint: Constraint) -> Result<ConstraintId, ModelError> {
         self.validate(&constraint)?;
+        Ok(self.push(constraint))
+    }
+
+    /// Appends a constraint that has passed [`Model::validate`]'s checks.
+    fn push(&mut self, constraint: Constraint) -> ConstraintId {
         let id = ConstraintId(u32::try_from(self.constraints.len()).expect("fewer than 2^32"));
-        self.constraints.push(Posted {
-            constraint,
-            label: None,
-        });
-        Ok(id)
+        self.constraints.push(constraint);
+        id
     }
 
     fn validate(&self, constraint: &Constraint) -> Result<(), ModelError> {
         let mut foreign = None;
         constraint.for_each_var(|x| {
-            if foreign.is_none() && self.check_var(x).is_err() {
+            if foreign.is_none() && !self.owns(x) {
                 foreign = Some(x);
             }
         });
@@ -785,12 +796,45 @@ impl Model {
         Ok(())
     }
 
+    /// Whether `x` is a variable of this model.
+    #[inline]
+    fn owns(&self, x: VarId) -> bool {
+        x.model == self.id && x.index() < self.domains.len()
+    }
+
     fn check_var(&self, x: VarId) -> Result<(), ModelError> {
-        if x.model == self.id && x.index() < self.domains.len() {
+        if self.owns(x) {
             Ok(())
         } else {
             Err(ModelError::ForeignVariable { index: x.index() })
         }
+    }
+
+    /// [`Model::check_var`] on each of `vars`: the error names the first
+    /// foreign one.
+    fn check_vars(&self, vars: &[VarId]) -> Result<(), ModelError> {
+        // No early exit on the common path: a branch-free pass over the
+        // group, then a search only if it failed.
+        if vars.iter().fold(true, |ok, &x| ok & self.owns(x)) {
+            return Ok(());
+        }
+        match vars.iter().find(|&&x| !self.owns(x)) {
+            Some(x) => Err(ModelError::ForeignVariable { index: x.index() }),
+            None => Ok(()),
+        }
+    }
+
+    /// Posts a constraint on `x` and `y` whose constant is already checked.
+    fn post_pair(&mut self, x: VarId, y: VarId, c: Constraint) -> Result<ConstraintId, ModelError> {
+        self.check_var(x)?;
+        self.check_var(y)?;
+        Ok(self.push(c))
+    }
+
+    /// Posts a constraint on `x` alone whose constant is already checked.
+    fn post_one(&mut self, x: VarId, c: Constraint) -> Result<ConstraintId, ModelError> {
+        self.check_var(x)?;
+        Ok(self.push(c))
     }
 
     /// Posts `x = y`.
@@ -799,7 +843,7 @@ impl Model {
     ///
     /// As [`Model::post`].
     pub fn equal(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, ModelError> {
-        self.post(Constraint::Equal { x, y })
+        self.post_pair(x, y, Constraint::Equal { x, y })
     }
 
     /// Posts `x = v`.
@@ -809,7 +853,7 @@ impl Model {
     /// As [`Model::post`]; `v` must be in `0..=63`.
     pub fn equal_value(&mut self, x: VarId, v: i64) -> Result<ConstraintId, ModelError> {
         let v = i32::from(check_value(v, "a value (0..=63)")?);
-        self.post(Constraint::EqualValue { x, v })
+        self.post_one(x, Constraint::EqualValue { x, v })
     }
 
     /// Posts `x != y`.
@@ -818,7 +862,7 @@ impl Model {
     ///
     /// As [`Model::post`].
     pub fn not_equal(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, ModelError> {
-        self.post(Constraint::NotEqual { x, y })
+        self.post_pair(x, y, Constraint::NotEqual { x, y })
     }
 
     /// Posts `x != v`.
@@ -828,7 +872,7 @@ impl Model {
     /// As [`Model::post`]; `v` must be in `0..=63`.
     pub fn not_equal_value(&mut self, x: VarId, v: i64) -> Result<ConstraintId, ModelError> {
         let v = i32::from(check_value(v, "a value (0..=63)")?);
-        self.post(Constraint::NotEqualValue { x, v })
+        self.post_one(x, Constraint::NotEqualValue { x, v })
     }
 
     /// Posts `x ∈ values`.
@@ -838,7 +882,7 @@ impl Model {
     /// As [`Model::post`]; every value must be in `0..=63`.
     pub fn in_set(&mut self, x: VarId, values: &[i64]) -> Result<ConstraintId, ModelError> {
         let set = domain_of(values)?;
-        self.post(Constraint::InSet { x, set })
+        self.post_one(x, Constraint::InSet { x, set })
     }
 
     /// Posts `x = y + c`.
@@ -848,7 +892,7 @@ impl Model {
     /// As [`Model::post`]; `c` must be in `-63..=63`.
     pub fn offset(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
         let c = check_offset_i64(c)?;
-        self.post(Constraint::Offset { x, y, c })
+        self.post_pair(x, y, Constraint::Offset { x, y, c })
     }
 
     /// Posts `|x - y| = c`.
@@ -858,7 +902,7 @@ impl Model {
     /// As [`Model::post`]; `c` must be in `0..=63`.
     pub fn distance(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
         let c = i32::from(check_value(c, "a distance (0..=63)")?);
-        self.post(Constraint::Distance { x, y, c })
+        self.post_pair(x, y, Constraint::Distance { x, y, c })
     }
 
     /// Posts `|x - y| != c`.
@@ -868,7 +912,7 @@ impl Model {
     /// As [`Model::post`]; `c` must be in `0..=63`.
     pub fn not_distance(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
         let c = i32::from(check_value(c, "a distance (0..=63)")?);
-        self.post(Constraint::NotDistance { x, y, c })
+        self.post_pair(x, y, Constraint::NotDistance { x, y, c })
     }
 
     /// Posts `x < y + c`; `less_offset(x, y, 1)` is `x <= y`.
@@ -878,7 +922,7 @@ impl Model {
     /// As [`Model::post`]; `c` must be in `-63..=63`.
     pub fn less_offset(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
         let c = check_offset_i64(c)?;
-        self.post(Constraint::Less { x, y, c })
+        self.post_pair(x, y, Constraint::Less { x, y, c })
     }
 
     /// Posts `x < y`.
@@ -927,18 +971,22 @@ impl Model {
         vars: &[VarId],
         strength: Strength,
     ) -> Result<ConstraintId, ModelError> {
-        self.post(Constraint::AllDifferent {
-            vars: self.group(vars),
+        // What `validate` checks, in its order, before the list is made.
+        self.check_vars(vars)?;
+        check_group(vars.len())?;
+        let vars = self.group(vars);
+        Ok(self.push(Constraint::AllDifferent {
+            vars,
             offsets: Vec::new(),
             strength,
-        })
+        }))
     }
 
     /// `vars` as a shared list: the last constraint's own when it has the
     /// same variables (a group's all-different and each-value-held are
     /// posted together), else a new one.
     fn group(&self, vars: &[VarId]) -> Arc<[VarId]> {
-        match self.constraints.last().map(|p| &p.constraint) {
+        match self.constraints.last() {
             Some(
                 Constraint::AllDifferent { vars: last, .. }
                 | Constraint::EachValueHeld { vars: last, .. },
@@ -991,10 +1039,17 @@ impl Model {
         vars: &[VarId],
         values: Domain,
     ) -> Result<ConstraintId, ModelError> {
-        self.post(Constraint::EachValueHeld {
-            vars: self.group(vars),
-            values,
-        })
+        // What `validate` checks, in its order, before the list is made.
+        self.check_vars(vars)?;
+        check_group(vars.len())?;
+        if values.size() as usize > vars.len() {
+            return Err(ModelError::UncoverableValues {
+                values: values.size(),
+                vars: vars.len(),
+            });
+        }
+        let vars = self.group(vars);
+        Ok(self.push(Constraint::EachValueHeld { vars, values }))
     }
 
     /// Posts a user-written propagator; see [`Propagator`] for the contract.
@@ -1015,9 +1070,11 @@ impl Model {
 /// with many variables makes a handful of allocations, not one a name.
 #[derive(Clone, Default)]
 pub(crate) struct Names {
-    /// All names, concatenated; `spans[i]` is variable `i`'s slice.
+    /// All names, concatenated.
     text: String,
-    spans: Vec<(u32, u32)>,
+    /// Where each name ends in `text`; name `i` starts where name `i - 1`
+    /// ends, or at 0.
+    ends: Vec<u32>,
     /// Variable indices, hashed by name. Only looked up, never iterated.
     by_name: HashTable<u32>,
     hasher: DefaultHashBuilder,
@@ -1026,61 +1083,85 @@ pub(crate) struct Names {
 impl fmt::Debug for Names {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list()
-            .entries((0..self.spans.len()).map(|i| self.get(i)))
+            .entries((0..self.len()).map(|i| self.get(i)))
             .finish()
     }
 }
 
 impl Names {
-    fn reserve(&mut self, vars: usize) {
-        self.text.reserve(vars * 8);
-        self.spans.reserve(vars);
-        let (text, spans, hasher) = (&self.text, &self.spans, &self.hasher);
-        self.by_name
-            .reserve(vars, |&i| hasher.hash_one(slice(text, spans, i)));
+    /// The number of names.
+    fn len(&self) -> usize {
+        self.ends.len()
+    }
+
+    /// No names, with room for `vars` without growing anything.
+    fn with_capacity(vars: usize) -> Names {
+        Names {
+            text: String::with_capacity(vars * 8),
+            ends: Vec::with_capacity(vars),
+            by_name: HashTable::with_capacity(vars),
+            hasher: DefaultHashBuilder::default(),
+        }
     }
 
     fn clear(&mut self) {
         self.text.clear();
-        self.spans.clear();
+        self.ends.clear();
         self.by_name.clear();
     }
 
-    /// Adds `name` as variable `index`; false if the name is taken.
-    fn insert(&mut self, name: &str, index: u32) -> bool {
+    /// Adds `name` as the next variable; false if the name is taken.
+    fn insert(&mut self, name: &str) -> bool {
         // One hash and one probe sequence for both the lookup and the insert.
-        let (text, spans, hasher) = (&self.text, &self.spans, &self.hasher);
+        let (text, ends, hasher) = (&self.text, &self.ends, &self.hasher);
         let hash = hasher.hash_one(name);
         let entry = self.by_name.entry(
             hash,
-            |&i| slice(text, spans, i) == name,
-            |&i| hasher.hash_one(slice(text, spans, i)),
+            |&i| slice(text, ends, i as usize) == name,
+            |&i| hasher.hash_one(slice(text, ends, i as usize)),
         );
         let Entry::Vacant(slot) = entry else {
             return false;
         };
-        slot.insert(index);
-        let start = self.text.len() as u32;
+        slot.insert(self.ends.len() as u32);
         self.text.push_str(name);
-        self.spans.push((start, self.text.len() as u32));
+        self.ends.push(self.text.len() as u32);
         true
     }
 
     pub(crate) fn find(&self, name: &str) -> Option<u32> {
         let hash = self.hasher.hash_one(name);
         self.by_name
-            .find(hash, |&i| slice(&self.text, &self.spans, i) == name)
+            .find(hash, |&i| slice(&self.text, &self.ends, i as usize) == name)
             .copied()
     }
 
     pub(crate) fn get(&self, i: usize) -> &str {
-        slice(&self.text, &self.spans, i as u32)
+        slice(&self.text, &self.ends, i)
     }
 }
 
-fn slice<'a>(text: &'a str, spans: &[(u32, u32)], i: u32) -> &'a str {
-    let (start, end) = spans[i as usize];
-    &text[start as usize..end as usize]
+fn slice<'a>(text: &'a str, ends: &[u32], i: usize) -> &'a str {
+    let start = if i == 0 { 0 } else { ends[i - 1] as usize };
+    &text[start..ends[i] as usize]
+}
+
+// The errors of declaring a variable, kept out of line so the common path
+// carries no string copy.
+#[cold]
+#[inline(never)]
+fn empty_domain(name: &str) -> ModelError {
+    ModelError::EmptyDomain {
+        name: name.to_owned(),
+    }
+}
+
+#[cold]
+#[inline(never)]
+fn duplicate_name(name: &str) -> ModelError {
+    ModelError::DuplicateName {
+        name: name.to_owned(),
+    }
 }
 
 fn check_value(v: i64, what: &'static str) -> Result<u8, ModelError> {
@@ -1132,6 +1213,152 @@ mod tests {
             Constraint::AllDifferent { vars, .. } | Constraint::EachValueHeld { vars, .. } => vars,
             other => panic!("not a group constraint: {other:?}"),
         }
+    }
+
+    /// Names that look alike: shared prefixes and suffixes, the empty
+    /// name, lengths on both sides of the hash's 8- and 16-byte cases.
+    fn name(i: usize) -> String {
+        match i % 4 {
+            0 => format!("x{i}"),
+            1 => format!("{i}x"),
+            2 => format!("a long shared prefix {i}"),
+            _ if i == 3 => String::new(),
+            _ => "y".repeat(i % 40) + &i.to_string(),
+        }
+    }
+
+    #[test]
+    fn names_are_found_and_refused_again_as_the_index_grows() {
+        let mut m = Model::new();
+        let mut xs = Vec::new();
+        for i in 0..1000 {
+            xs.push(
+                m.var_with_domain(&name(i), Domain::singleton(1))
+                    .expect("fresh"),
+            );
+            // Every name so far, early ones included, is still taken: the
+            // table has grown (16, 32, ... slots) without losing any.
+            if i.is_power_of_two() || i % 97 == 0 {
+                for j in 0..=i {
+                    assert_eq!(
+                        m.var_with_domain(&name(j), Domain::singleton(1)),
+                        Err(ModelError::DuplicateName { name: name(j) })
+                    );
+                }
+            }
+        }
+        assert_eq!(m.len(), 1000);
+        for (i, &x) in xs.iter().enumerate() {
+            assert_eq!(m.var(&name(i)), Ok(x));
+            assert_eq!(m.name(x), name(i));
+        }
+        for unknown in ["x1000", "1000x", "x", "a long shared prefix ", "y"] {
+            assert!(m.var(unknown).is_err(), "{unknown:?}");
+        }
+    }
+
+    #[test]
+    fn an_empty_model_finds_no_name() {
+        let m = Model::new();
+        assert!(m.var("").is_err());
+        let mut cleared = Model::with_capacity(4, 0);
+        cleared.int_var("a", 0, 1).expect("fresh");
+        cleared.clear();
+        assert!(cleared.var("a").is_err());
+        assert_eq!(format!("{:?}", cleared.names), "[]");
+    }
+
+    #[test]
+    fn a_cleared_model_takes_its_old_names_again_beyond_its_capacity() {
+        let mut m = Model::with_capacity(3, 1);
+        for round in 0..3 {
+            let xs: Vec<VarId> = (0..40)
+                .map(|i| m.int_var(&name(i), 0, 1).expect("fresh after clear"))
+                .collect();
+            assert_eq!(
+                m.int_var(&name(39), 0, 1),
+                Err(ModelError::DuplicateName { name: name(39) })
+            );
+            for (i, &x) in xs.iter().enumerate() {
+                assert_eq!(m.var(&name(i)), Ok(x), "round {round}");
+            }
+            assert_eq!(format!("{:?}", m.names).matches(", ").count(), 39);
+            m.clear();
+        }
+    }
+
+    #[test]
+    fn names_shared_with_a_solution_are_copied_before_they_change() {
+        let mut m = Model::new();
+        let x = m.int_var("x", 2, 2).expect("fresh");
+        let solution = crate::Solver::new(&m)
+            .first(&crate::SearchOptions::default())
+            .solutions
+            .remove(0);
+        // The model goes on growing its own copy ...
+        let y = m.int_var("y", 3, 3).expect("fresh");
+        assert_eq!(
+            m.int_var("x", 0, 1),
+            Err(ModelError::DuplicateName { name: "x".into() })
+        );
+        assert_eq!((m.var("x"), m.var("y")), (Ok(x), Ok(y)));
+        // ... and the solution keeps the names it was found with.
+        assert_eq!(solution.value_of("x"), Some(2));
+        assert_eq!(solution.value_of("y"), None);
+        assert_eq!(solution.iter().collect::<Vec<_>>(), [("x", 2)]);
+    }
+
+    #[test]
+    fn labels_belong_to_their_constraint_only() {
+        let mut m = Model::new();
+        let x = m.int_var("x", 0, 3).expect("fresh");
+        let first = m.equal_value(x, 1).expect("valid");
+        let second = m.not_equal_value(x, 2).expect("valid");
+        m.set_label(second, "second");
+        let third = m.less_offset(x, x, 1).expect("valid");
+        assert_eq!(m.label(first), None);
+        assert_eq!(m.label(second), Some("second"));
+        assert_eq!(m.label(third), None);
+        assert_eq!(m.describe(third), "less(x, x)");
+        m.set_label(first, "first");
+        assert_eq!(m.label(first), Some("first"));
+        assert_eq!(m.label(ConstraintId::from_index(3)), None);
+        m.clear();
+        let x = m.int_var("x", 0, 3).expect("fresh");
+        let again = m.equal_value(x, 1).expect("valid");
+        assert_eq!(m.label(again), None, "labels go with a clear");
+    }
+
+    #[test]
+    #[should_panic(expected = "was not posted")]
+    fn labelling_a_constraint_not_posted_panics() {
+        let mut m = Model::new();
+        let x = m.int_var("x", 0, 3).expect("fresh");
+        m.equal_value(x, 1).expect("valid");
+        m.set_label(ConstraintId::from_index(1), "nothing");
+    }
+
+    #[test]
+    fn a_group_reports_its_first_foreign_variable() {
+        let mut m = Model::new();
+        let mut other = Model::new();
+        let ours: Vec<VarId> = (0..3)
+            .map(|i| m.int_var(&name(i), 0, 3).expect("fresh"))
+            .collect();
+        let theirs: Vec<VarId> = (0..6)
+            .map(|i| other.int_var(&name(i), 0, 3).expect("fresh"))
+            .collect();
+        let group = [ours[0], theirs[4], ours[1], theirs[5]];
+        let expected = Err(ModelError::ForeignVariable { index: 4 });
+        assert_eq!(m.all_different(&group, Strength::Value), expected);
+        assert_eq!(m.each_value_held(&group, Domain::range(0, 1)), expected);
+        // Foreign variables are reported before the group's size.
+        let mut big = vec![ours[2]; MAX_GROUP];
+        big.push(theirs[5]);
+        let expected = Err(ModelError::ForeignVariable { index: 5 });
+        assert_eq!(m.all_different(&big, Strength::Value), expected);
+        assert_eq!(m.each_value_held(&big, Domain::EMPTY), expected);
+        assert_eq!(m.constraint_count(), 0);
     }
 
     #[test]
