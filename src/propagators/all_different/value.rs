@@ -30,16 +30,59 @@ pub(crate) struct AllDifferentValue {
     repeats: bool,
     /// Whether some offset is negative.
     negative: bool,
+    /// How a run goes: settled here, from the fields above, so that a run
+    /// starts with one decision (whether a trace records) at most.
+    run: Run,
+}
+
+/// The ways [`AllDifferentValue`] runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Run {
+    /// A small group ([`SMALL_GROUP`]) without offsets or repeats:
+    /// [`AllDifferentValue::one_pass`].
+    OnePass,
+    /// ... with offsets,
+    OnePassShifted,
+    /// ... with a variable at two positions,
+    OnePassRepeats,
+    /// ... with both.
+    OnePassShiftedRepeats,
+    /// A larger group of the variables `first..first + n` in order (see
+    /// [`AllDifferentValue::first`]): [`AllDifferentValue::in_place`]
+    /// while no trace records, else [`AllDifferentValue::in_rounds`].
+    InOrder,
+    /// Any other larger group: [`AllDifferentValue::in_rounds`].
+    Rounds,
+}
+
+impl Run {
+    /// The one-pass run for a group with offsets or not (`shifted`) and
+    /// with a repeated variable or not.
+    fn one_pass(shifted: bool, repeats: bool) -> Run {
+        match (shifted, repeats) {
+            (false, false) => Run::OnePass,
+            (true, false) => Run::OnePassShifted,
+            (false, true) => Run::OnePassRepeats,
+            (true, true) => Run::OnePassShiftedRepeats,
+        }
+    }
 }
 
 impl AllDifferentValue {
     /// The propagator for `vars` with `offsets` (empty when all are zero).
     pub(crate) fn new(vars: Arc<[VarId]>, offsets: Box<[i32]>) -> AllDifferentValue {
         let first = in_order_from(&vars).map(|f| f as u32);
+        let repeats = first.is_none() && has_repeats(&vars);
+        let run = match first {
+            _ if vars.len() <= SMALL_GROUP => Run::one_pass(!offsets.is_empty(), repeats),
+            Some(_) => Run::InOrder,
+            None => Run::Rounds,
+        };
         AllDifferentValue {
             first,
-            repeats: first.is_none() && has_repeats(&vars),
+            repeats,
             negative: offsets.iter().any(|&c| c < 0),
+            run,
             vars,
             offsets,
         }
@@ -61,9 +104,11 @@ impl AllDifferentValue {
 
     /// The whole run for a small group (see [`SMALL_GROUP`]), in one pass a
     /// round: each open position in turn loses the taken values and, if
-    /// that leaves it fixed (or its variable was fixed through another
-    /// position), joins the next round's fresh ones.
-    fn one_pass<const SHIFTED: bool>(&self, ctx: &mut Ctx<'_>) -> Propagation {
+    /// that leaves it fixed (or, when a variable occurs twice, `REPEATS`,
+    /// its variable was fixed through another position), joins the next
+    /// round's fresh ones.
+    #[inline(never)]
+    fn one_pass<const SHIFTED: bool, const REPEATS: bool>(&self, ctx: &mut Ctx<'_>) -> Propagation {
         // Without offsets (`SHIFTED` false, the list is empty) every shift
         // is by zero, and compiles away.
         let offset = |i: usize| if SHIFTED { self.offsets[i] } else { 0 };
@@ -71,27 +116,49 @@ impl AllDifferentValue {
         // Bit i set: position i is fixed and its value is gone from the others.
         let mut open = !*ctx.first_state_word() & all;
         // The positions fixed since the last run.
-        let mut fresh = self.fixed_among(ctx, open);
-        while fresh != 0 {
-            // Their shifted values. Two fresh positions on one value: fail.
-            let mut taken = 0u64;
-            for i in ones(fresh) {
-                let v = shift(ctx.dom(self.vars[i]).bits(), offset(i));
-                if taken & v != 0 {
-                    return Err(Conflict);
-                }
-                taken |= v;
+        let fresh = self.fixed_among(ctx, open);
+        // Their shifted values. Two fresh positions on one value: fail.
+        let mut taken = 0u64;
+        for i in ones(fresh) {
+            let v = shift(ctx.dom(self.vars[i]).bits(), offset(i));
+            if taken & v != 0 {
+                return Err(Conflict);
             }
-            open &= !fresh;
-            fresh = 0;
+            taken |= v;
+        }
+        open &= !fresh;
+        // A fixed position's shifted value is a value (the model keeps it
+        // within 0..=63): some position is fresh iff a value is taken.
+        while taken != 0 {
+            // The values of the positions this round fixes, and those two
+            // of them share.
+            let (mut next, mut clash) = (0u64, 0u64);
             for i in ones(open) {
                 let x = self.vars[i];
+                let d = ctx.dom(x).bits();
                 // The taken values are some fixed position's: they go.
-                ctx.restrict(x, Domain::from_bits(!shift(taken, -offset(i))))?;
-                if at_most_one(ctx.dom(x).bits()) {
-                    fresh |= 1 << i;
+                let left = d & !shift(taken, -offset(i));
+                if left != d {
+                    ctx.restrict(x, Domain::from_bits(left))?;
+                } else if !REPEATS {
+                    // Untouched: not fixed when the round began (else it
+                    // would not be open), and no other position's restrict
+                    // narrows its variable, so still open.
+                    continue;
+                }
+                // `d` was read just before the restrict, so the domain is
+                // `left` now (not empty: the restrict would have failed).
+                if Domain::from_bits(left).is_fixed() {
+                    let v = shift(left, offset(i));
+                    clash |= next & v;
+                    next |= v;
+                    open &= !(1 << i);
                 }
             }
+            if clash != 0 {
+                return Err(Conflict);
+            }
+            taken = next;
         }
         *ctx.first_state_word() = !open & all;
         Ok(Status::Fixpoint)
@@ -294,17 +361,7 @@ impl Propagator for AllDifferentValue {
     }
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        if let Some(first) = self.first
-            && self.vars.len() > SMALL_GROUP
-            && !ctx.observed()
-        {
-            return self.in_place(ctx, first as usize);
-        }
-        if self.vars.len() <= SMALL_GROUP {
-            self.small(ctx)
-        } else {
-            self.in_rounds(ctx)
-        }
+        self.run_as(self.run, ctx)
     }
 
     fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
@@ -313,20 +370,33 @@ impl Propagator for AllDifferentValue {
 }
 
 impl AllDifferentValue {
-    /// The whole run for a small group: [`Self::one_pass`], with or
-    /// without shifts.
-    fn small(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        if self.offsets.is_empty() {
-            self.one_pass::<false>(ctx)
-        } else {
-            self.one_pass::<true>(ctx)
+    /// The run `run` (each way out of line: a run pays only for the
+    /// registers its own way saves).
+    #[inline(always)]
+    fn run_as(&self, run: Run, ctx: &mut Ctx<'_>) -> Propagation {
+        match run {
+            Run::OnePass => self.one_pass::<false, false>(ctx),
+            Run::OnePassShifted => self.one_pass::<true, false>(ctx),
+            Run::OnePassRepeats => self.one_pass::<false, true>(ctx),
+            Run::OnePassShiftedRepeats => self.one_pass::<true, true>(ctx),
+            Run::InOrder if !ctx.observed() => self.in_place(ctx),
+            Run::InOrder | Run::Rounds => self.in_rounds(ctx),
         }
+    }
+
+    /// The one-pass run ([`Self::one_pass`]) for this group, whatever its
+    /// size.
+    #[cfg(test)]
+    fn small(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        self.run_as(Run::one_pass(!self.offsets.is_empty(), self.repeats), ctx)
     }
 
     /// The whole run for a group of the variables `first..first + n` in
     /// order while no trace records: [`Self::block_rounds`] in the group's
     /// offset mode.
-    fn in_place(&self, ctx: &mut Ctx<'_>, first: usize) -> Propagation {
+    #[inline(never)]
+    fn in_place(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        let first = self.first.expect("Run::InOrder: the group is in order") as usize;
         if self.offsets.is_empty() {
             self.block_rounds::<NO_OFFSETS>(ctx, first)
         } else if !self.negative {
@@ -415,6 +485,7 @@ impl AllDifferentValue {
 
     /// The whole run for a larger group: [`Self::filter`] in the group's
     /// offset mode.
+    #[inline(never)]
     fn in_rounds(&self, ctx: &mut Ctx<'_>) -> Propagation {
         if self.offsets.is_empty() {
             self.filter::<NO_OFFSETS>(ctx)
@@ -428,7 +499,7 @@ impl AllDifferentValue {
 
 #[cfg(test)]
 mod tests {
-    use super::AllDifferentValue;
+    use super::{AllDifferentValue, Run};
     use crate::Strength;
     use crate::check::SplitMix64;
     use crate::model::VarId;
@@ -440,17 +511,26 @@ mod tests {
 
     #[test]
     fn in_rounds_makes_the_one_pass_restricts_in_the_same_order() {
-        // Groups of 8 to 12 positions over fewer variables (so some repeat),
-        // offsets of either sign or none, fixed one variable at a time as a
-        // search would: after each step both ways must agree on the result,
-        // every narrowing and its order, and the positions handled.
+        // Groups of 2 to 12 positions, scattered over the variables, half
+        // of them over fewer variables (so some repeat), offsets of either
+        // sign or none, fixed one variable at a time as a search would:
+        // after each step both ways must agree on the result, every
+        // narrowing and its order, and the positions handled.
         let mut rng = SplitMix64::new(5);
-        let (mut repeated, mut conflicts) = (0, 0);
-        for _ in 0..3_000 {
-            let n = 8 + rng.below(5);
-            let m = 4 + rng.below(n);
-            let vars: std::sync::Arc<[VarId]> =
-                (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
+        let (mut repeated, mut small_distinct, mut conflicts) = (0, 0, 0);
+        for _ in 0..4_000 {
+            let n = 2 + rng.below(11);
+            let m = n + 4;
+            let vars: std::sync::Arc<[VarId]> = if rng.below(2) == 0 {
+                (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect()
+            } else {
+                // Distinct variables, in a random order.
+                let mut order: Vec<u32> = (0..m as u32).collect();
+                for i in (1..m).rev() {
+                    order.swap(i, rng.below(i + 1));
+                }
+                order[..n].iter().map(|&x| VarId::new(0, x)).collect()
+            };
             let offsets: Box<[i32]> = if rng.below(3) == 0 {
                 Box::default()
             } else {
@@ -458,6 +538,7 @@ mod tests {
             };
             let p = AllDifferentValue::new(vars, offsets);
             repeated += usize::from(crate::propagators::has_repeats(&p.vars));
+            small_distinct += usize::from(p.run == Run::OnePass || p.run == Run::OnePassShifted);
             let mut doms: Vec<u64> = (0..m)
                 .map(|_| {
                     let mut d = 0u64;
@@ -489,8 +570,9 @@ mod tests {
             }
         }
         assert!(
-            repeated > 300 && conflicts > 300,
-            "the cases cover repeats and conflicts"
+            repeated > 300 && small_distinct > 300 && conflicts > 300,
+            "the cases cover repeats ({repeated}), small groups without \
+             ({small_distinct}) and conflicts ({conflicts})"
         );
     }
 
