@@ -23,9 +23,13 @@ pub(crate) struct AllDifferentValue {
     pub(crate) vars: Arc<[VarId]>,
     /// One offset a variable, or none at all when every offset is zero.
     pub(crate) offsets: Box<[i32]>,
-    /// `Some(first)` when the variables are `first, first + 1, ...` in
-    /// order (see [`in_order_from`]).
-    first: Option<u32>,
+    /// `Some(base)` when every variable is one of `base..base + 64` (then
+    /// one read, [`Ctx::fixed_range`], says which are fixed), `base` the
+    /// lowest.
+    window: Option<u32>,
+    /// Whether the variables are `base, base + 1, ...` in order (see
+    /// [`in_order_from`]).
+    in_order: bool,
     /// Whether a variable occurs at two positions.
     repeats: bool,
     /// Whether some offset is negative.
@@ -38,8 +42,15 @@ pub(crate) struct AllDifferentValue {
 /// The ways [`AllDifferentValue`] runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Run {
-    /// A small group ([`SMALL_GROUP`]) without offsets or repeats:
-    /// [`AllDifferentValue::one_pass`].
+    /// A small group ([`SMALL_GROUP`]) without offsets, of the variables
+    /// `first..first + n` in order: [`AllDifferentValue::one_pass`] with
+    /// the fixed positions read in one go,
+    OnePassInOrder,
+    /// ... of distinct variables within 64 of each other (see
+    /// [`AllDifferentValue::window`]): the fixed positions gathered from
+    /// one read,
+    OnePassWindow,
+    /// ... otherwise without offsets or repeats,
     OnePass,
     /// ... with offsets,
     OnePassShifted,
@@ -48,7 +59,7 @@ enum Run {
     /// ... with both.
     OnePassShiftedRepeats,
     /// A larger group of the variables `first..first + n` in order (see
-    /// [`AllDifferentValue::first`]): [`AllDifferentValue::in_place`]
+    /// [`AllDifferentValue::in_order`]): [`AllDifferentValue::in_place`]
     /// while no trace records, else [`AllDifferentValue::in_rounds`].
     InOrder,
     /// Any other larger group: [`AllDifferentValue::in_rounds`].
@@ -56,10 +67,13 @@ enum Run {
 }
 
 impl Run {
-    /// The one-pass run for a group with offsets or not (`shifted`) and
-    /// with a repeated variable or not.
-    fn one_pass(shifted: bool, repeats: bool) -> Run {
+    /// The one-pass run for a group with offsets or not (`shifted`), with
+    /// a repeated variable or not, and whose variables are in order, in a
+    /// window of 64 or neither (`source`).
+    fn one_pass(shifted: bool, repeats: bool, source: u8) -> Run {
         match (shifted, repeats) {
+            (false, false) if source == IN_ORDER => Run::OnePassInOrder,
+            (false, false) if source == WINDOW => Run::OnePassWindow,
             (false, false) => Run::OnePass,
             (true, false) => Run::OnePassShifted,
             (false, true) => Run::OnePassRepeats,
@@ -70,16 +84,30 @@ impl Run {
 
 impl AllDifferentValue {
     /// The propagator for `vars` with `offsets` (empty when all are zero).
+    /// (Inlined: out of line it cost an Oz zebra build about 400
+    /// instructions more.)
+    #[inline(always)]
     pub(crate) fn new(vars: Arc<[VarId]>, offsets: Box<[i32]>) -> AllDifferentValue {
-        let first = in_order_from(&vars).map(|f| f as u32);
-        let repeats = first.is_none() && has_repeats(&vars);
-        let run = match first {
-            _ if vars.len() <= SMALL_GROUP => Run::one_pass(!offsets.is_empty(), repeats),
-            Some(_) => Run::InOrder,
-            None => Run::Rounds,
+        let in_order = in_order_from(&vars).is_some();
+        // The lowest and highest variable (a plain loop: on a handful of
+        // variables, iterator `min` and `max` vectorize into more code).
+        let (mut lowest, mut highest) = (usize::MAX, 0);
+        for x in vars.iter() {
+            lowest = lowest.min(x.index());
+            highest = highest.max(x.index());
+        }
+        let window = (highest.wrapping_sub(lowest) < 64).then_some(lowest as u32);
+        let repeats = !in_order && has_repeats(&vars);
+        let run = match in_order {
+            _ if vars.len() <= SMALL_GROUP => {
+                Run::one_pass(!offsets.is_empty(), repeats, source(in_order, window))
+            }
+            true => Run::InOrder,
+            false => Run::Rounds,
         };
         AllDifferentValue {
-            first,
+            window,
+            in_order,
             repeats,
             negative: offsets.iter().any(|&c| c < 0),
             run,
@@ -88,18 +116,37 @@ impl AllDifferentValue {
         }
     }
 
-    /// The positions of `open` whose variables are fixed.
+    /// The positions of `open` whose variables are fixed, found as
+    /// `SOURCE` says ([`ANY_GROUP`]: as the group's shape allows).
     #[inline(always)]
-    fn fixed_among(&self, ctx: &Ctx<'_>, open: u64) -> u64 {
-        if let Some(first) = self.first {
-            let first = first as usize;
-            return ctx.fixed_range(first, self.vars.len()) & open;
+    fn fixed_among<const SOURCE: u8>(&self, ctx: &Ctx<'_>, open: u64) -> u64 {
+        // A group `IN_ORDER` or in a `WINDOW` has a window (see `source`).
+        let base = self.window.unwrap_or(0) as usize;
+        let source = match SOURCE {
+            ANY_GROUP => source(self.in_order, self.window),
+            _ => SOURCE,
+        };
+        match source {
+            // Position k is variable `base + k`.
+            IN_ORDER => ctx.fixed_range(base, self.vars.len()) & open,
+            WINDOW => {
+                // Bit k of `fixed`: variable `base + k` is fixed.
+                let fixed = ctx.fixed_range(base, 64);
+                let mut fresh = 0u64;
+                for i in ones(open) {
+                    fresh |= (fixed >> (self.vars[i].index() - base) & 1) << i;
+                }
+                fresh
+            }
+            _ => {
+                // Scattered over more than 64 variables: a domain at a time.
+                let mut fresh = 0u64;
+                for i in ones(open) {
+                    fresh |= u64::from(at_most_one(ctx.dom(self.vars[i]).bits())) << i;
+                }
+                fresh
+            }
         }
-        let mut fixed = 0u64;
-        for i in ones(open) {
-            fixed |= u64::from(at_most_one(ctx.dom(self.vars[i]).bits())) << i;
-        }
-        fixed
     }
 
     /// The whole run for a small group (see [`SMALL_GROUP`]), in one pass a
@@ -108,7 +155,10 @@ impl AllDifferentValue {
     /// its variable was fixed through another position), joins the next
     /// round's fresh ones.
     #[inline(never)]
-    fn one_pass<const SHIFTED: bool, const REPEATS: bool>(&self, ctx: &mut Ctx<'_>) -> Propagation {
+    fn one_pass<const SHIFTED: bool, const REPEATS: bool, const SOURCE: u8>(
+        &self,
+        ctx: &mut Ctx<'_>,
+    ) -> Propagation {
         // Without offsets (`SHIFTED` false, the list is empty) every shift
         // is by zero, and compiles away.
         let offset = |i: usize| if SHIFTED { self.offsets[i] } else { 0 };
@@ -116,7 +166,7 @@ impl AllDifferentValue {
         // Bit i set: position i is fixed and its value is gone from the others.
         let mut open = !*ctx.first_state_word() & all;
         // The positions fixed since the last run.
-        let fresh = self.fixed_among(ctx, open);
+        let fresh = self.fixed_among::<SOURCE>(ctx, open);
         // Their shifted values. Two fresh positions on one value: fail.
         let mut taken = 0u64;
         for i in ones(fresh) {
@@ -213,9 +263,9 @@ impl AllDifferentValue {
         let vars = &self.vars[..];
         let offsets = self.offsets_for::<M>();
         let (mut fresh, mut taken, mut clash) = (0u64, 0u64, 0u64);
-        if self.first.is_some() {
+        if self.in_order {
             // The fixed positions are known: only their values are read.
-            fresh = self.fixed_among(ctx, open);
+            fresh = self.fixed_among::<IN_ORDER>(ctx, open);
             for i in ones(fresh) {
                 let v = up::<M>(ctx.dom(vars[i]).bits(), offsets, i);
                 clash |= taken & v;
@@ -310,6 +360,27 @@ impl AllDifferentValue {
 /// N-queens from 8 up faster the other way).
 const SMALL_GROUP: usize = 7;
 
+/// Where [`AllDifferentValue::one_pass`] learns which positions are fixed:
+/// from the shape of the group (as [`source`] says), ...
+const ANY_GROUP: u8 = 0;
+/// ... from one read of the fixed bits, positions in variable order (the
+/// group is in order), ...
+const IN_ORDER: u8 = 1;
+/// ... from one read of the fixed bits of a window of 64 variables, or ...
+const WINDOW: u8 = 2;
+/// ... from each open position's domain.
+const DOMAINS: u8 = 3;
+
+/// The source of the fixed positions for a group in order or not, and in a
+/// window or not.
+fn source(in_order: bool, window: Option<u32>) -> u8 {
+    match (in_order, window) {
+        (true, _) => IN_ORDER,
+        (false, Some(_)) => WINDOW,
+        (false, None) => DOMAINS,
+    }
+}
+
 /// Offset modes of [`AllDifferentValue`]: every offset is zero (the list is
 /// empty), ...
 const NO_OFFSETS: u8 = 0;
@@ -375,10 +446,12 @@ impl AllDifferentValue {
     #[inline(always)]
     fn run_as(&self, run: Run, ctx: &mut Ctx<'_>) -> Propagation {
         match run {
-            Run::OnePass => self.one_pass::<false, false>(ctx),
-            Run::OnePassShifted => self.one_pass::<true, false>(ctx),
-            Run::OnePassRepeats => self.one_pass::<false, true>(ctx),
-            Run::OnePassShiftedRepeats => self.one_pass::<true, true>(ctx),
+            Run::OnePassInOrder => self.one_pass::<false, false, IN_ORDER>(ctx),
+            Run::OnePassWindow => self.one_pass::<false, false, WINDOW>(ctx),
+            Run::OnePass => self.one_pass::<false, false, ANY_GROUP>(ctx),
+            Run::OnePassShifted => self.one_pass::<true, false, ANY_GROUP>(ctx),
+            Run::OnePassRepeats => self.one_pass::<false, true, ANY_GROUP>(ctx),
+            Run::OnePassShiftedRepeats => self.one_pass::<true, true, ANY_GROUP>(ctx),
             Run::InOrder if !ctx.observed() => self.in_place(ctx),
             Run::InOrder | Run::Rounds => self.in_rounds(ctx),
         }
@@ -388,7 +461,11 @@ impl AllDifferentValue {
     /// size.
     #[cfg(test)]
     fn small(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        self.run_as(Run::one_pass(!self.offsets.is_empty(), self.repeats), ctx)
+        let source = source(self.in_order, self.window);
+        self.run_as(
+            Run::one_pass(!self.offsets.is_empty(), self.repeats, source),
+            ctx,
+        )
     }
 
     /// The whole run for a group of the variables `first..first + n` in
@@ -396,7 +473,9 @@ impl AllDifferentValue {
     /// offset mode.
     #[inline(never)]
     fn in_place(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        let first = self.first.expect("Run::InOrder: the group is in order") as usize;
+        // Run::InOrder: the group is in order, so its window starts at its
+        // first variable.
+        let first = self.window.expect("a group in order has a window") as usize;
         if self.offsets.is_empty() {
             self.block_rounds::<NO_OFFSETS>(ctx, first)
         } else if !self.negative {
@@ -538,7 +617,10 @@ mod tests {
             };
             let p = AllDifferentValue::new(vars, offsets);
             repeated += usize::from(crate::propagators::has_repeats(&p.vars));
-            small_distinct += usize::from(p.run == Run::OnePass || p.run == Run::OnePassShifted);
+            small_distinct += usize::from(matches!(
+                p.run,
+                Run::OnePass | Run::OnePassWindow | Run::OnePassInOrder | Run::OnePassShifted
+            ));
             let mut doms: Vec<u64> = (0..m)
                 .map(|_| {
                     let mut d = 0u64;
@@ -592,9 +674,10 @@ mod tests {
                 (0..n).map(|_| rng.below(5) as i32).collect()
             };
             let fast = AllDifferentValue::new(vars.clone(), offsets.clone());
-            assert_eq!(fast.first, Some(first as u32));
+            assert!(fast.in_order && fast.window == Some(first as u32));
             let scanning = AllDifferentValue {
-                first: None,
+                window: None,
+                in_order: false,
                 ..fast.clone()
             };
             let doms = random_domains(&mut rng, first + n, 1, 0, 12);
