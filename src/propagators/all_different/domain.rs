@@ -9,7 +9,7 @@
 
 use std::sync::Arc;
 
-use super::matching::consistent;
+use super::matching::{consistent, consistent8};
 use super::{all_distinct, at_most_one, ones, shift};
 use crate::domain::Domain;
 use crate::model::VarId;
@@ -46,7 +46,7 @@ impl AllDifferentDomain {
     ///    most two positions are open: two open positions of two values or
     ///    more each have no Hall set but both, and nothing lies outside it.
     /// 2. **Régin's matching** on the open positions, bit-parallel (see
-    ///    [`consistent`]).
+    ///    [`consistent`], and [`consistent8`] for groups of eight or fewer).
     ///
     /// Domain consistency is unique, so how it is computed never changes a
     /// fixpoint, a tree or a trace: the restricts come last, one for each
@@ -103,7 +103,12 @@ impl AllDifferentDomain {
         // Phase 2, for three open positions or more (two cleared, some left).
         let two_cleared = open & open.wrapping_sub(1);
         if two_cleared & two_cleared.wrapping_sub(1) != 0 {
-            narrowed |= consistent::<N>(&mut dom, n, open)?;
+            // The smallest tier (its array is exactly eight long) works in
+            // position space, on 8×8 bit matrices.
+            narrowed |= match <&mut [u64; 8]>::try_from(&mut dom[..]) {
+                Ok(small) => consistent8(small, open)?,
+                Err(_) => consistent::<N>(&mut dom, n, open)?,
+            };
         }
 
         for i in ones(narrowed) {
