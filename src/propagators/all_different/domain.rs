@@ -61,15 +61,24 @@ impl AllDifferentDomain {
         debug_assert!(n <= N, "the caller picks a tier that fits");
         let mut dom = [0u64; N];
         let mut fixed = 0u64;
-        for (i, &x) in self.vars.iter().enumerate() {
-            let d = ctx.dom(x).bits();
-            let d = if self.shifted {
-                shift(d, self.offset(i))
-            } else {
-                d
-            };
-            dom[i] = d;
-            fixed |= u64::from(at_most_one(d)) << i;
+        // Two loops, so the common unshifted one tests nothing per position
+        // but the variable's index.
+        if self.shifted {
+            let offsets = self.offsets.iter();
+            for (i, ((d, &x), &c)) in dom
+                .iter_mut()
+                .zip(self.vars.iter())
+                .zip(offsets)
+                .enumerate()
+            {
+                *d = shift(ctx.dom(x).bits(), c);
+                fixed |= u64::from(at_most_one(*d)) << i;
+            }
+        } else {
+            for (i, (d, &x)) in dom.iter_mut().zip(self.vars.iter()).enumerate() {
+                *d = ctx.dom(x).bits();
+                fixed |= u64::from(at_most_one(*d)) << i;
+            }
         }
         let all = u64::MAX >> (64 - n);
         let mut open = !fixed & all;
