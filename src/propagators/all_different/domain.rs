@@ -6,10 +6,12 @@
 //! Idempotent: one pass reaches domain consistency, unless a variable
 //! occurs twice (then a narrowing through one position may allow more at
 //! another, and a run reports `Status::Changed`).
+//! State: one word, the positions whose fixed value is gone from all the
+//! others, so a run only removes the values of positions fixed since.
 
 use std::sync::Arc;
 
-use super::matching::consistent;
+use super::matching::{consistent, consistent8};
 use super::{all_distinct, at_most_one, ones, shift};
 use crate::domain::Domain;
 use crate::model::VarId;
@@ -45,8 +47,10 @@ impl AllDifferentDomain {
     ///    holding none of the fixed values. It is all a unit needs once at
     ///    most two positions are open: two open positions of two values or
     ///    more each have no Hall set but both, and nothing lies outside it.
+    ///    The positions handled so (the state word) stay handled below in
+    ///    the tree, so a later run starts from the newly fixed ones.
     /// 2. **Régin's matching** on the open positions, bit-parallel (see
-    ///    [`consistent`]).
+    ///    [`consistent`], and [`consistent8`] for groups of eight or fewer).
     ///
     /// Domain consistency is unique, so how it is computed never changes a
     /// fixpoint, a tree or a trace: the restricts come last, one for each
@@ -57,22 +61,34 @@ impl AllDifferentDomain {
         debug_assert!(n <= N, "the caller picks a tier that fits");
         let mut dom = [0u64; N];
         let mut fixed = 0u64;
-        for (i, &x) in self.vars.iter().enumerate() {
-            let d = ctx.dom(x).bits();
-            let d = if self.shifted {
-                shift(d, self.offset(i))
-            } else {
-                d
-            };
-            dom[i] = d;
-            fixed |= u64::from(at_most_one(d)) << i;
+        // Two loops, so the common unshifted one tests nothing per position
+        // but the variable's index.
+        if self.shifted {
+            let offsets = self.offsets.iter();
+            for (i, ((d, &x), &c)) in dom
+                .iter_mut()
+                .zip(self.vars.iter())
+                .zip(offsets)
+                .enumerate()
+            {
+                *d = shift(ctx.dom(x).bits(), c);
+                fixed |= u64::from(at_most_one(*d)) << i;
+            }
+        } else {
+            for (i, (d, &x)) in dom.iter_mut().zip(self.vars.iter()).enumerate() {
+                *d = ctx.dom(x).bits();
+                fixed |= u64::from(at_most_one(*d)) << i;
+            }
         }
-        let mut open = !fixed & (u64::MAX >> (64 - n));
+        let all = u64::MAX >> (64 - n);
+        let mut open = !fixed & all;
         // The positions whose domain this run narrows.
         let mut narrowed = 0u64;
 
-        // Phase 1: fixed values leave the other positions.
-        let mut fresh = fixed;
+        // Phase 1: fixed values leave the other positions. Those of the
+        // positions handled by an earlier run (here or above in the tree)
+        // are gone already.
+        let mut fresh = fixed & !*ctx.first_state_word();
         while fresh != 0 {
             let (mut taken, mut clash) = (0u64, 0u64);
             for i in ones(fresh) {
@@ -99,11 +115,20 @@ impl AllDifferentDomain {
             }
             open &= !fresh;
         }
+        // Every fixed position's value is now gone from the others, and
+        // stays gone below (domains only shrink). Should the matching fail,
+        // the state is thrown away with the domains.
+        *ctx.first_state_word() = !open & all;
 
         // Phase 2, for three open positions or more (two cleared, some left).
         let two_cleared = open & open.wrapping_sub(1);
         if two_cleared & two_cleared.wrapping_sub(1) != 0 {
-            narrowed |= consistent::<N>(&mut dom, n, open)?;
+            // The smallest tier (its array is exactly eight long) works in
+            // position space, on 8×8 bit matrices.
+            narrowed |= match <&mut [u64; 8]>::try_from(&mut dom[..]) {
+                Ok(small) => consistent8(small, open)?,
+                Err(_) => consistent::<N>(&mut dom, n, open)?,
+            };
         }
 
         for i in ones(narrowed) {
@@ -137,6 +162,12 @@ impl Propagator for AllDifferentDomain {
         Priority::Quadratic
     }
 
+    /// One word: bit `i` set when position `i` is fixed and its value is
+    /// gone from every other position.
+    fn state_words(&self) -> usize {
+        1
+    }
+
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
         // The scratch arrays are sized by a tier of the group size, so a
         // five-variable group does not clear tables for sixty-four.
@@ -155,8 +186,82 @@ impl Propagator for AllDifferentDomain {
 
 #[cfg(test)]
 mod tests {
+    use std::sync::Arc;
+
+    use super::AllDifferentDomain;
     use crate::Strength;
-    use crate::propagators::testing::Bench;
+    use crate::check::SplitMix64;
+    use crate::model::VarId;
+    use crate::propagators::testing::{Bench, record};
+    use crate::propagators::{Propagator, has_repeats};
+
+    #[test]
+    fn a_run_keeping_its_state_narrows_as_a_run_from_scratch() {
+        // Groups of 3 to 12 positions (the tier of eight and the next) over
+        // fewer variables (so some repeat), offsets of either sign or none,
+        // narrowed a step at a time as a search would (a value removed or a
+        // variable fixed), a run after each: the run that keeps its state
+        // word and one that starts from zero must agree on the result,
+        // every narrowing and its order.
+        let mut rng = SplitMix64::new(7);
+        let (mut handled, mut conflicts) = (0, 0);
+        for _ in 0..3_000 {
+            let n = 3 + rng.below(10);
+            let m = 3 + rng.below(n);
+            let vars: Arc<[VarId]> = (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
+            let offsets: Box<[i32]> = if rng.below(2) == 0 {
+                Box::default()
+            } else {
+                (0..n).map(|_| rng.below(7) as i32 - 3).collect()
+            };
+            let shifted = offsets.iter().any(|&c| c != 0);
+            let p = AllDifferentDomain {
+                repeats: has_repeats(&vars),
+                offsets: if shifted { offsets } else { Box::default() },
+                vars,
+                shifted,
+            };
+            let mut doms: Vec<u64> = (0..m)
+                .map(|_| {
+                    let mut d = 0u64;
+                    while d.count_ones() < 3 {
+                        d |= 1 << (8 + rng.below(n + 2));
+                    }
+                    d
+                })
+                .collect();
+            let mut state = [0u64];
+            for _ in 0..2 * m {
+                let x = rng.below(m);
+                let d = doms[x];
+                let mut pick = d;
+                for _ in 0..rng.below(d.count_ones() as usize) {
+                    pick &= pick - 1;
+                }
+                let v = pick & pick.wrapping_neg();
+                // Fix x to v, or take v away if x keeps something.
+                doms[x] = if rng.below(2) == 0 || d == v {
+                    v
+                } else {
+                    d & !v
+                };
+                let mut from_scratch = doms.clone();
+                let kept = record(&mut doms, &mut state, |ctx| p.propagate(ctx));
+                let fresh = record(&mut from_scratch, &mut [0], |ctx| p.propagate(ctx));
+                assert_eq!(kept, fresh, "group {p:?}");
+                if kept.0.is_err() {
+                    conflicts += 1;
+                    break;
+                }
+                assert_eq!(doms, from_scratch, "group {p:?}");
+                handled += usize::from(state[0] != 0);
+            }
+        }
+        assert!(
+            handled > 1_000 && conflicts > 300,
+            "the runs start from handled positions, and some fail"
+        );
+    }
 
     #[test]
     fn domain_strength_fails_on_a_pigeonhole() {

@@ -1,6 +1,8 @@
 //! Régin's filtering for the domain all-different, bit-parallel: a
 //! matching, then the values that lie on an alternating cycle or path,
-//! found by closures over `u64` value sets.
+//! found by closures over `u64` value sets ([`consistent`]), or, for groups
+//! of at most eight, by a closure over positions in one 8×8 bit matrix
+//! ([`consistent8`]).
 
 use super::{mask, ones};
 use crate::propagators::Conflict;
@@ -141,6 +143,103 @@ pub(super) fn consistent<const N: usize>(
     Ok(narrowed)
 }
 
+/// Bit 0 of every row of an 8×8 bit matrix held in a `u64`, one byte a
+/// row: entry `(i, j)` is bit `8 * i + j`.
+const LOW: u64 = 0x0101_0101_0101_0101;
+
+/// [`consistent`] for groups of at most eight positions: the same
+/// filtering of the positions in `open` (the others are fixed, on values no
+/// open position holds, or past the group), worked in position space, where
+/// a relation between positions is one 8×8 bit matrix in a `u64`. Returns
+/// the positions it narrowed.
+///
+/// Say position `w` *reaches* position `i` (`w` itself included) when a
+/// chain of moves leads from `w` to `i`: `w` can take the value matched to
+/// the next position, that one the value matched to the one after, and so
+/// on to `i`. Position `w` keeps the value matched to `i` (`w` can take it)
+/// iff `i`, turned out of it, can end its chain of moves somewhere: back at
+/// `w` (`i` reaches `w`: a cycle) or at a free value (`i` reaches a
+/// position that can take a free value: a path). Free values stay, as
+/// everywhere. Reaching is the transitive closure of the one-move relation
+/// (Warshall's algorithm, one row operation a step); the rest is a few word
+/// operations on the matrices, with no loop over components or closures
+/// over values.
+pub(super) fn consistent8(dom: &mut [u64; 8], open: u64) -> Result<u64, Conflict> {
+    // The matching, as in `consistent`: greedy, then Kuhn. Only open
+    // positions are matched, and the search never leaves them (a value's
+    // owner is open), so it reads `dom` as it is.
+    let mut mate = [0u64; 8];
+    let mut owner = [NONE; 65];
+    let mut matched = 0u64;
+    let mut unmatched = 0u64;
+    for j in ones(open) {
+        let free = dom[j] & !matched;
+        let v = free & free.wrapping_neg();
+        mate[j] = v;
+        matched |= v;
+        owner[v.trailing_zeros() as usize] = j as u8;
+        unmatched |= u64::from(v == 0) << j;
+    }
+    if unmatched != 0 {
+        for j in ones(unmatched) {
+            let mut visited = 0u64;
+            if !augment(&dom[..], &mut mate, &mut owner, j, &mut visited) {
+                return Err(Conflict);
+            }
+        }
+        matched = mate.iter().fold(0, |all, &v| all | v);
+    }
+    // moves: row w holds the positions whose matched value w can take (w
+    // itself among them); to_free: the positions that can take a free value.
+    let (mut moves, mut to_free) = (0u64, 0u64);
+    for w in ones(open) {
+        to_free |= u64::from(dom[w] & !matched != 0) << w;
+        let mut row = 0u64;
+        for a in ones(dom[w] & matched) {
+            row |= 1 << owner[a];
+        }
+        moves |= row << (8 * w);
+    }
+    // Warshall: after step k, row w holds the positions w reaches through
+    // the positions handled so far. Every row holding k takes row k. Only
+    // open positions have moves, so only they can be steps.
+    let mut reach = moves;
+    for k in ones(open) {
+        let through_k = (reach >> k & LOW) * 0xFF;
+        let from_k = (reach >> (8 * k) & 0xFF) * LOW;
+        reach |= through_k & from_k;
+    }
+    // Row i of the transpose: the positions that reach i.
+    let reached = transpose8(reach);
+    // The positions that reach one that can take a free value.
+    let mut freeing = 0u64;
+    for t in ones(to_free) {
+        freeing |= reached >> (8 * t) & 0xFF;
+    }
+    // w keeps the value matched to i when i ends its chain: a free value or
+    // back at w. The moves that fail both go.
+    let gone = moves & !((freeing * LOW) | reached);
+    let mut narrowed = 0u64;
+    for b in ones(gone) {
+        let (w, i) = (b / 8, b % 8);
+        dom[w] &= !mate[i];
+        narrowed |= 1 << w;
+    }
+    Ok(narrowed)
+}
+
+/// The transpose of an 8×8 bit matrix, one byte a row (see [`LOW`]): three
+/// rounds of swapping blocks across the diagonal, 1×1 blocks, then 2×2,
+/// then 4×4 (Hacker's Delight, 7-3).
+fn transpose8(x: u64) -> u64 {
+    let t = (x ^ x >> 7) & 0x00AA_00AA_00AA_00AA;
+    let x = x ^ t ^ t << 7;
+    let t = (x ^ x >> 14) & 0x0000_CCCC_0000_CCCC;
+    let x = x ^ t ^ t << 14;
+    let t = (x ^ x >> 28) & 0x0000_0000_F0F0_F0F0;
+    x ^ t ^ t << 28
+}
+
 /// Looks for an alternating path from position `j` to a free value and
 /// flips it (Kuhn's augmenting path). `visited` holds the values already
 /// tried in this search.
@@ -162,7 +261,7 @@ fn augment(d: &[u64], mate: &mut [u64], owner: &mut [u8; 65], j: usize, visited:
 
 #[cfg(test)]
 mod tests {
-    use super::consistent;
+    use super::{consistent, consistent8, transpose8};
     use crate::check::SplitMix64;
 
     /// The values of each position that some assignment of distinct values
@@ -229,6 +328,77 @@ mod tests {
                     let narrowed = result.expect("a matching exists");
                     assert_eq!(&filtered[..n], &expected[..], "domains {dom:?}");
                     for j in 0..n {
+                        assert_eq!(narrowed >> j & 1 == 1, filtered[j] != dom[j]);
+                    }
+                    pruned += usize::from(narrowed != 0);
+                }
+            }
+        }
+        assert!(
+            conflicts > 100 && pruned > 100,
+            "the cases include conflicts and prunings"
+        );
+    }
+
+    #[test]
+    fn transpose8_swaps_rows_and_columns() {
+        let mut rng = SplitMix64::new(5);
+        for _ in 0..1_000 {
+            let x = rng.next_u64();
+            let mut expected = 0u64;
+            for i in 0..8 {
+                for j in 0..8 {
+                    expected |= (x >> (8 * i + j) & 1) << (8 * j + i);
+                }
+            }
+            assert_eq!(transpose8(x), expected, "matrix {x:#x}");
+        }
+    }
+
+    #[test]
+    fn consistent8_keeps_exactly_the_values_some_assignment_uses() {
+        // Up to eight positions: open ones (two values or more) over a few
+        // values, and fixed ones on values of their own, in any order.
+        let mut rng = SplitMix64::new(23);
+        let (mut conflicts, mut pruned) = (0, 0);
+        for _ in 0..30_000 {
+            let k = 2 + rng.below(7);
+            let fixed = rng.below(9 - k);
+            let n = k + fixed;
+            let width = k + rng.below(4);
+            // Which positions are open: k of the n, shuffled (Fisher-Yates).
+            let mut is_open = [false; 8];
+            is_open[..k].fill(true);
+            for j in (1..n).rev() {
+                is_open.swap(j, rng.below(j + 1));
+            }
+            let mut dom = [0u64; 8];
+            let mut open = 0u64;
+            for (j, d) in dom.iter_mut().take(n).enumerate() {
+                if !is_open[j] {
+                    *d = 1 << (40 + j);
+                    continue;
+                }
+                open |= 1 << j;
+                while d.count_ones() < 2 {
+                    *d |= 1 << (3 + rng.below(width));
+                }
+                for _ in 0..rng.below(3) {
+                    *d |= 1 << (3 + rng.below(width));
+                }
+            }
+            let mut filtered = dom;
+            let result = consistent8(&mut filtered, open);
+            match supported(&dom[..n]) {
+                None => {
+                    assert!(result.is_err(), "domains {dom:?}");
+                    conflicts += 1;
+                }
+                Some(expected) => {
+                    let narrowed = result.expect("a matching exists");
+                    assert_eq!(&filtered[..n], &expected[..], "domains {dom:?}");
+                    assert_eq!(&filtered[n..], &dom[n..], "past the group");
+                    for j in 0..8 {
                         assert_eq!(narrowed >> j & 1 == 1, filtered[j] != dom[j]);
                     }
                     pruned += usize::from(narrowed != 0);

@@ -14,9 +14,10 @@
 //!   new variable is fixed.
 //! * [`AllDifferentDomain`] (`domain.rs`) — domain consistency: fixed
 //!   values first, then Régin's matching, bit-parallel (`matching.rs`), once
-//!   three positions or more are open. Wakes on `Event::Changed`. Idempotent
-//!   (domain consistency is reached in one pass), unless a variable occurs
-//!   twice.
+//!   three positions or more are open. Wakes on `Event::Changed`. Keeps
+//!   the positions whose fixed value is gone from the others in a state
+//!   word, as the value strength does. Idempotent (domain consistency is
+//!   reached in one pass), unless a variable occurs twice.
 //!
 //! With at most 64 variables and 64 values, every set here is one `u64`,
 //! and the loops are written to branch on as little data as they can: on
