@@ -499,14 +499,40 @@ impl Engine {
     /// # Errors
     ///
     /// As [`Engine::propagate`].
-    // Always inlined: the search loop calls it at every node, and so does
-    // the parallel count's split, and out of line the loop measured 2% more
-    // instructions a queens node.
     #[inline(always)]
     pub fn propagate_observed<O: Observer>(
         &mut self,
         observer: &mut O,
     ) -> Result<(), ConstraintId> {
+        self.decide_observed(None, observer)
+    }
+
+    /// Narrows `x` to the values also in `keep` when `decision` is
+    /// `Some((x, keep))`, as [`Engine::restrict`] does (a narrowing that
+    /// would leave no value changes nothing), then propagates as
+    /// [`Engine::propagate_observed`]. The search's decisions go in here:
+    /// the narrowing then goes through the context the fixpoint loop builds
+    /// anyway, not through a second view of the state and the queue.
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::propagate`].
+    // Always inlined: the search loop calls it at every node, and so does
+    // the parallel count's split, and out of line the loop measured 2% more
+    // instructions a queens node.
+    #[inline(always)]
+    pub(crate) fn decide_observed<O: Observer>(
+        &mut self,
+        decision: Option<(VarId, Domain)>,
+        observer: &mut O,
+    ) -> Result<(), ConstraintId> {
+        if O::PROPAGATION {
+            // A recording observer: the decision is no constraint's pruning,
+            // so it goes in before the contexts that report prunings.
+            if let Some((x, keep)) = decision {
+                self.restrict(x, keep);
+            }
+        }
         let (doms, rest) = self.state[..self.width].split_at_mut(self.vars);
         let (fixed, prop_state) = rest.split_at_mut(self.fixed_words);
         let (queue, enabled, masks) =
@@ -528,6 +554,12 @@ impl Engine {
             // One context for the whole loop: only the running propagator's
             // state words change from one run to the next.
             let mut ctx = Ctx::new(doms, fixed, prop_state, queue, wakeups, None);
+            if let Some((x, keep)) = decision {
+                // An empty narrowing is refused and changes nothing, as in
+                // `Engine::restrict`; the search's decisions always keep a
+                // value.
+                let _ = ctx.restrict(x, keep);
+            }
             let mut runs = 0;
             let result = if self.words == 1 {
                 // One queue word (at most 64 propagators, the common case):

@@ -307,7 +307,8 @@ enum Opened {
 /// What the search loop does next.
 #[derive(Clone, Copy, Debug)]
 enum Next {
-    /// Propagate and classify a node reached by `decision` from `parent`.
+    /// Apply `decision` to the engine, which holds `parent`'s state, then
+    /// propagate and classify the node it reaches.
     Visit {
         parent: Option<NodeId>,
         decision: Option<Decision>,
@@ -531,7 +532,6 @@ impl Solver {
                     };
                     let at = self.frames.len() * width;
                     self.engine.restore(&self.slab[at..at + width]);
-                    self.engine.restrict(frame.right.var, frame.right.keeps());
                     self.next = Next::Visit {
                         parent: Some(frame.node),
                         decision: Some(frame.right),
@@ -544,6 +544,10 @@ impl Solver {
                     depth,
                 } => {
                     if let Some(status) = self.limit_reached() {
+                        // The engine holds the node cut off, unpropagated.
+                        if let Some(decision) = decision {
+                            self.engine.restrict(decision.var, decision.keeps());
+                        }
                         self.next = Next::Done(status);
                         continue;
                     }
@@ -555,7 +559,7 @@ impl Solver {
                         decision,
                         kind,
                     };
-                    let branch = match self.open(depth, observer) {
+                    let branch = match self.open(depth, decision, observer) {
                         Opened::Failed(by) => {
                             observer.node(&node(NodeKind::Failed { by: Some(by) }));
                             self.next = Next::Backtrack;
@@ -582,7 +586,6 @@ impl Solver {
                         depth,
                         right: branch.negate(),
                     });
-                    self.engine.restrict(branch.var, branch.keeps());
                     self.next = Next::Visit {
                         parent: Some(id),
                         decision: Some(branch),
@@ -595,15 +598,22 @@ impl Solver {
         result
     }
 
-    /// Propagates the node the engine holds, at `depth`, and counts it:
-    /// every node, its kind, the deepest depth, and the root's failure (the
-    /// first node of a search is its root).
+    /// Applies `decision` to the engine, which holds the parent's state
+    /// (or the root's, without a decision), propagates the node it reaches,
+    /// at `depth`, and counts it: every node, its kind, the deepest depth,
+    /// and the root's failure (the first node of a search is its root).
     #[inline(always)]
-    fn open<O: Observer>(&mut self, depth: u32, observer: &mut O) -> Opened {
+    fn open<O: Observer>(
+        &mut self,
+        depth: u32,
+        decision: Option<Decision>,
+        observer: &mut O,
+    ) -> Opened {
         let id = self.stats.nodes;
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(depth);
-        if let Err(by) = self.engine.propagate_observed(observer) {
+        let decision = decision.map(|d| (d.var, d.keeps()));
+        if let Err(by) = self.engine.decide_observed(decision, observer) {
             self.stats.failures += 1;
             if id == 0 {
                 self.root_failure = Some(by);

@@ -235,8 +235,8 @@ impl Solver {
                 waiting.extend(node);
                 break status;
             }
-            let depth = match node {
-                None => 0,
+            let (depth, decision) = match node {
+                None => (0, None),
                 Some((_, Reverse(at))) => {
                     let Subtree {
                         state,
@@ -245,11 +245,10 @@ impl Solver {
                         ..
                     } = made[at];
                     self.engine.restore(&states[state..state + width]);
-                    self.engine.restrict(decision.var, decision.keeps());
-                    depth
+                    (depth, Some(decision))
                 }
             };
-            if let Opened::Choice(branch) = self.open(depth, &mut ()) {
+            if let Opened::Choice(branch) = self.open(depth, decision, &mut ()) {
                 let state = states.len();
                 states.resize(state + width, 0);
                 self.engine.save(&mut states[state..]);
@@ -299,8 +298,7 @@ impl Solver {
             self.stats = Stats::default();
             self.engine
                 .restore(&work.states[subtree.state..subtree.state + width]);
-            self.engine
-                .restrict(subtree.decision.var, subtree.decision.keeps());
+            // The first step applies the decision.
             self.next = Next::Visit {
                 parent: None,
                 decision: Some(subtree.decision),
