@@ -563,27 +563,35 @@ impl Engine {
             let mut runs = 0;
             let result = if self.words == 1 {
                 // One queue word (at most 64 propagators, the common case):
-                // popping is clearing its lowest bit.
+                // popping is clearing its lowest bit. The word is reached
+                // through the context once a run, after it: to settle the
+                // run's status and pop the next in one bounds check.
+                let pop = |queue: &mut u64| {
+                    let queued = *queue;
+                    *queue = queued & queued.wrapping_sub(1);
+                    (queued != 0).then(|| queued.trailing_zeros() as usize)
+                };
+                let mut next = pop(&mut ctx.queue()[0]);
                 loop {
-                    let queued = ctx.queue()[0];
-                    if queued == 0 {
+                    let Some(p) = next else {
                         break Ok(());
-                    }
-                    ctx.queue()[0] = queued & (queued - 1);
-                    let p = queued.trailing_zeros() as usize;
+                    };
                     runs += 1;
                     let slot = &self.props[p];
                     ctx.run_as(slot.words);
-                    match (slot.run)(&slot.prop, &mut ctx) {
+                    let status = (slot.run)(&slot.prop, &mut ctx);
+                    let queue = &mut ctx.queue()[0];
+                    match status {
                         // Fixpoint: whatever queued p since it was popped was p itself.
-                        Ok(Status::Fixpoint) => ctx.queue()[0] &= !(1u64 << p),
+                        Ok(Status::Fixpoint) => *queue &= !(1u64 << p),
                         Ok(Status::Changed) => {}
                         Err(_) => {
-                            ctx.queue()[0] = 0;
+                            *queue = 0;
                             observer.conflict(slot.origin);
                             break Err(slot.origin);
                         }
                     }
+                    next = pop(queue);
                 }
             } else {
                 loop {
