@@ -650,8 +650,7 @@ impl Solver {
     /// The left branch's decision at the current node, or `None` when every
     /// variable is fixed.
     fn branch(&self) -> Option<Decision> {
-        let var = select_var(&self.engine, self.options.var_order)?;
-        let d = self.engine.dom(var);
+        let (var, d) = select_var(&self.engine, self.options.var_order)?;
         let (lo, hi) = (d.min()?, d.max()?);
         Some(match self.options.value_order {
             ValueOrder::Min => Decision {
@@ -673,8 +672,8 @@ impl Solver {
     }
 }
 
-/// The variable to branch on, or `None` when all are fixed.
-fn select_var(engine: &Engine, order: VarOrder) -> Option<VarId> {
+/// The variable to branch on and its domain, or `None` when all are fixed.
+fn select_var(engine: &Engine, order: VarOrder) -> Option<(VarId, Domain)> {
     let doms = engine.domain_bits();
     let chosen = match order {
         VarOrder::FirstFail => first_fail(doms, engine.fixed_bits()),
@@ -692,7 +691,7 @@ fn select_var(engine: &Engine, order: VarOrder) -> Option<VarId> {
             best.map(|(i, _)| i)
         }
     };
-    chosen.map(|i| engine.var_at(i))
+    chosen.map(|i| (engine.var_at(i), Domain::from_bits(doms[i])))
 }
 
 /// The index of the smallest domain of two values or more, the earliest of
@@ -706,12 +705,17 @@ fn select_var(engine: &Engine, order: VarOrder) -> Option<VarId> {
 ///
 /// Only the variables `fixed` (the engine's fixed-variable bitset, exact at
 /// a fixpoint) leaves open are looked at: deep in a search most are fixed.
+/// Its bits past the last variable are clear, and it ends with a spare
+/// zero word (see `propagators::fixed_words`), so the first open bit past
+/// the variables always comes and ends the scan: no mask for the last word.
 fn first_fail(doms: &[u64], fixed: &[u64]) -> Option<usize> {
     let mut best: Option<(usize, u32)> = None;
-    for (w, (block, &fixed)) in doms.chunks(64).zip(fixed).enumerate() {
-        let open = !fixed & (u64::MAX >> (64 - block.len()));
-        for k in ones(open) {
-            let (i, d) = (64 * w + k, block[k]);
+    for (w, &fixed) in fixed.iter().enumerate() {
+        for k in ones(!fixed) {
+            let i = 64 * w + k;
+            let Some(&d) = doms.get(i) else {
+                return best.map(|(i, _)| i);
+            };
             // `d & (d - 1)` drops the lowest value: nothing left means fixed
             // (the bitset says it is not, but a wrong skip costs nothing).
             let rest = d & d.wrapping_sub(1);
