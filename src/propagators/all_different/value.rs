@@ -495,17 +495,38 @@ impl AllDifferentValue {
     #[inline(always)]
     fn block_rounds<const M: u8>(&self, ctx: &mut Ctx<'_>, first: usize) -> Propagation {
         let n = self.vars.len();
-        let offsets = self.offsets_for::<M>();
         let all = u64::MAX >> (64 - n);
         // Bit i set: position i is fixed and its value is gone from the others.
-        let mut open = !*ctx.first_state_word() & all;
-        let mut fresh = ctx.fixed_range(first, n) & open;
+        let open = !*ctx.first_state_word() & all;
+        let fresh = ctx.fixed_range(first, n) & open;
         if fresh == 0 {
             return Ok(Status::Fixpoint);
         }
         // Whether anyone listens to a narrowing that leaves a variable of
-        // the group open: if not (N-queens), the bounds need no tracking.
-        let weak = ctx.weak_range(first, n) != 0;
+        // the group open: if not (N-queens), the rounds track only the
+        // positions they fix.
+        if ctx.weak_range(first, n) != 0 {
+            self.rounds_in_place::<M, true>(ctx, first, open, fresh)
+        } else {
+            self.rounds_in_place::<M, false>(ctx, first, open, fresh)
+        }
+    }
+
+    /// The rounds of [`Self::block_rounds`] from the positions `fresh`
+    /// among `open`. `WEAK`: some variable of the group has subscribers to
+    /// narrowings that leave it open, so the rounds note every position
+    /// they narrow and whether its bounds moved; else only those they fix.
+    #[inline(always)]
+    fn rounds_in_place<const M: u8, const WEAK: bool>(
+        &self,
+        ctx: &mut Ctx<'_>,
+        first: usize,
+        mut open: u64,
+        mut fresh: u64,
+    ) -> Propagation {
+        let n = self.vars.len();
+        let offsets = self.offsets_for::<M>();
+        let all = u64::MAX >> (64 - n);
         let doms = ctx.block(first, n);
         // The positions narrowed, those whose bounds moved, and those the
         // run fixed.
@@ -539,8 +560,8 @@ impl AllDifferentValue {
                     break;
                 }
                 doms[i] = left;
-                narrowed |= 1 << i;
-                if weak {
+                if WEAK {
+                    narrowed |= 1 << i;
                     moved |= u64::from(bounds_moved(d, left)) << i;
                 }
                 fresh |= u64::from(at_most_one(left)) << i;
@@ -555,6 +576,12 @@ impl AllDifferentValue {
                 break Ok(Status::Fixpoint);
             }
         };
+        if !WEAK {
+            // Nobody listens to the narrowings that left a variable open:
+            // the wake-ups are those of the fixed ones (and `fixed | fixed
+            // & weak` needs no read of the subscribers).
+            narrowed = fixed;
+        }
         ctx.wake_block(first, narrowed, moved, fixed);
         if result.is_ok() {
             *ctx.first_state_word() = !open & all;
