@@ -59,9 +59,15 @@ enum Run {
     /// ... with both.
     OnePassShiftedRepeats,
     /// A larger group of the variables `first..first + n` in order (see
-    /// [`AllDifferentValue::in_order`]): [`AllDifferentValue::in_place`]
-    /// while no trace records, else [`AllDifferentValue::in_rounds`].
+    /// [`AllDifferentValue::in_order`]) without offsets:
+    /// [`AllDifferentValue::in_place`] while no trace records, else
+    /// [`AllDifferentValue::in_rounds`],
     InOrder,
+    /// ... with offsets, none negative,
+    InOrderNonNegative,
+    /// ... with offsets, some negative (settled here rather than in the
+    /// run: that saves every run a few tests).
+    InOrderShifted,
     /// Any other larger group: [`AllDifferentValue::in_rounds`].
     Rounds,
 }
@@ -102,7 +108,9 @@ impl AllDifferentValue {
             _ if vars.len() <= SMALL_GROUP => {
                 Run::one_pass(!offsets.is_empty(), repeats, source(in_order, window))
             }
-            true => Run::InOrder,
+            true if offsets.is_empty() => Run::InOrder,
+            true if offsets.iter().all(|&c| c >= 0) => Run::InOrderNonNegative,
+            true => Run::InOrderShifted,
             false => Run::Rounds,
         };
         AllDifferentValue {
@@ -452,8 +460,12 @@ impl AllDifferentValue {
             Run::OnePassShifted => self.one_pass::<true, false, ANY_GROUP>(ctx),
             Run::OnePassRepeats => self.one_pass::<false, true, ANY_GROUP>(ctx),
             Run::OnePassShiftedRepeats => self.one_pass::<true, true, ANY_GROUP>(ctx),
-            Run::InOrder if !ctx.observed() => self.in_place(ctx),
-            Run::InOrder | Run::Rounds => self.in_rounds(ctx),
+            Run::InOrder if !ctx.observed() => self.in_place::<NO_OFFSETS>(ctx),
+            Run::InOrderNonNegative if !ctx.observed() => self.in_place::<NON_NEGATIVE>(ctx),
+            Run::InOrderShifted if !ctx.observed() => self.in_place::<ANY_OFFSETS>(ctx),
+            Run::InOrder | Run::InOrderNonNegative | Run::InOrderShifted | Run::Rounds => {
+                self.in_rounds(ctx)
+            }
         }
     }
 
@@ -469,20 +481,14 @@ impl AllDifferentValue {
     }
 
     /// The whole run for a group of the variables `first..first + n` in
-    /// order while no trace records: [`Self::block_rounds`] in the group's
-    /// offset mode.
+    /// order while no trace records: [`Self::block_rounds`] in offset mode
+    /// `M`, the group's.
     #[inline(never)]
-    fn in_place(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        // Run::InOrder: the group is in order, so its window starts at its
-        // first variable.
+    fn in_place<const M: u8>(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        // Run::InOrder...: the group is in order, so its window starts at
+        // its first variable.
         let first = self.window.expect("a group in order has a window") as usize;
-        if self.offsets.is_empty() {
-            self.block_rounds::<NO_OFFSETS>(ctx, first)
-        } else if !self.negative {
-            self.block_rounds::<NON_NEGATIVE>(ctx, first)
-        } else {
-            self.block_rounds::<ANY_OFFSETS>(ctx, first)
-        }
+        self.block_rounds::<M>(ctx, first)
     }
 
     /// The rounds of [`Self::filter`] for a group of the variables
