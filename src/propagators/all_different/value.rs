@@ -739,6 +739,8 @@ mod tests {
         // alone) and the positions handled.
         let mut rng = SplitMix64::new(13);
         let (mut narrowings, mut conflicts) = (0, 0);
+        // Groups run in place per offset mode, and with nobody listening.
+        let (mut modes, mut unheard) = ([0; 3], 0);
         for _ in 0..4_000 {
             let n = 2 + rng.below(11);
             let first = rng.below(22 - n);
@@ -749,6 +751,9 @@ mod tests {
                 _ => (0..n).map(|_| rng.below(7) as i32 - 3).collect(),
             };
             let p = AllDifferentValue::new(vars, offsets);
+            let mode = [Run::InOrder, Run::InOrderNonNegative, Run::InOrderShifted]
+                .iter()
+                .position(|&run| run == p.run);
             let mut doms = random_domains(&mut rng, first + n, 2, 8, 10);
             let mut state = [0u64; 1];
             // Who listens to narrowings that leave a variable open: everyone,
@@ -758,6 +763,10 @@ mod tests {
                 1 => 0,
                 _ => rng.next_u64(),
             };
+            if let Some(mode) = mode {
+                modes[mode] += 1;
+                unheard += usize::from(weak >> first & (u64::MAX >> (64 - n)) == 0);
+            }
             for _ in 0..n {
                 let x = first + rng.below(n);
                 doms[x] &= doms[x].wrapping_neg();
@@ -778,6 +787,11 @@ mod tests {
         assert!(
             narrowings > 2_000 && conflicts > 500,
             "the cases cover narrowings ({narrowings}) and conflicts ({conflicts})"
+        );
+        assert!(
+            modes.iter().all(|&m| m > 200) && unheard > 300,
+            "the cases cover each offset mode in place ({modes:?}) and \
+             groups nobody listens to ({unheard})"
         );
     }
 
