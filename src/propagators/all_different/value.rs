@@ -59,9 +59,15 @@ enum Run {
     /// ... with both.
     OnePassShiftedRepeats,
     /// A larger group of the variables `first..first + n` in order (see
-    /// [`AllDifferentValue::in_order`]): [`AllDifferentValue::in_place`]
-    /// while no trace records, else [`AllDifferentValue::in_rounds`].
+    /// [`AllDifferentValue::in_order`]) without offsets:
+    /// [`AllDifferentValue::in_place`] while no trace records, else
+    /// [`AllDifferentValue::in_rounds`],
     InOrder,
+    /// ... with offsets, none negative,
+    InOrderNonNegative,
+    /// ... with offsets, some negative (settled here rather than in the
+    /// run: that saves every run a few tests).
+    InOrderShifted,
     /// Any other larger group: [`AllDifferentValue::in_rounds`].
     Rounds,
 }
@@ -102,7 +108,9 @@ impl AllDifferentValue {
             _ if vars.len() <= SMALL_GROUP => {
                 Run::one_pass(!offsets.is_empty(), repeats, source(in_order, window))
             }
-            true => Run::InOrder,
+            true if offsets.is_empty() => Run::InOrder,
+            true if offsets.iter().all(|&c| c >= 0) => Run::InOrderNonNegative,
+            true => Run::InOrderShifted,
             false => Run::Rounds,
         };
         AllDifferentValue {
@@ -452,8 +460,12 @@ impl AllDifferentValue {
             Run::OnePassShifted => self.one_pass::<true, false, ANY_GROUP>(ctx),
             Run::OnePassRepeats => self.one_pass::<false, true, ANY_GROUP>(ctx),
             Run::OnePassShiftedRepeats => self.one_pass::<true, true, ANY_GROUP>(ctx),
-            Run::InOrder if !ctx.observed() => self.in_place(ctx),
-            Run::InOrder | Run::Rounds => self.in_rounds(ctx),
+            Run::InOrder if !ctx.observed() => self.in_place::<NO_OFFSETS>(ctx),
+            Run::InOrderNonNegative if !ctx.observed() => self.in_place::<NON_NEGATIVE>(ctx),
+            Run::InOrderShifted if !ctx.observed() => self.in_place::<ANY_OFFSETS>(ctx),
+            Run::InOrder | Run::InOrderNonNegative | Run::InOrderShifted | Run::Rounds => {
+                self.in_rounds(ctx)
+            }
         }
     }
 
@@ -469,20 +481,14 @@ impl AllDifferentValue {
     }
 
     /// The whole run for a group of the variables `first..first + n` in
-    /// order while no trace records: [`Self::block_rounds`] in the group's
-    /// offset mode.
+    /// order while no trace records: [`Self::block_rounds`] in offset mode
+    /// `M`, the group's.
     #[inline(never)]
-    fn in_place(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        // Run::InOrder: the group is in order, so its window starts at its
-        // first variable.
+    fn in_place<const M: u8>(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        // Run::InOrder...: the group is in order, so its window starts at
+        // its first variable.
         let first = self.window.expect("a group in order has a window") as usize;
-        if self.offsets.is_empty() {
-            self.block_rounds::<NO_OFFSETS>(ctx, first)
-        } else if !self.negative {
-            self.block_rounds::<NON_NEGATIVE>(ctx, first)
-        } else {
-            self.block_rounds::<ANY_OFFSETS>(ctx, first)
-        }
+        self.block_rounds::<M>(ctx, first)
     }
 
     /// The rounds of [`Self::filter`] for a group of the variables
@@ -495,17 +501,38 @@ impl AllDifferentValue {
     #[inline(always)]
     fn block_rounds<const M: u8>(&self, ctx: &mut Ctx<'_>, first: usize) -> Propagation {
         let n = self.vars.len();
-        let offsets = self.offsets_for::<M>();
         let all = u64::MAX >> (64 - n);
         // Bit i set: position i is fixed and its value is gone from the others.
-        let mut open = !*ctx.first_state_word() & all;
-        let mut fresh = ctx.fixed_range(first, n) & open;
+        let open = !*ctx.first_state_word() & all;
+        let fresh = ctx.fixed_range(first, n) & open;
         if fresh == 0 {
             return Ok(Status::Fixpoint);
         }
         // Whether anyone listens to a narrowing that leaves a variable of
-        // the group open: if not (N-queens), the bounds need no tracking.
-        let weak = ctx.weak_range(first, n) != 0;
+        // the group open: if not (N-queens), the rounds track only the
+        // positions they fix.
+        if ctx.weak_range(first, n) != 0 {
+            self.rounds_in_place::<M, true>(ctx, first, open, fresh)
+        } else {
+            self.rounds_in_place::<M, false>(ctx, first, open, fresh)
+        }
+    }
+
+    /// The rounds of [`Self::block_rounds`] from the positions `fresh`
+    /// among `open`. `WEAK`: some variable of the group has subscribers to
+    /// narrowings that leave it open, so the rounds note every position
+    /// they narrow and whether its bounds moved; else only those they fix.
+    #[inline(always)]
+    fn rounds_in_place<const M: u8, const WEAK: bool>(
+        &self,
+        ctx: &mut Ctx<'_>,
+        first: usize,
+        mut open: u64,
+        mut fresh: u64,
+    ) -> Propagation {
+        let n = self.vars.len();
+        let offsets = self.offsets_for::<M>();
+        let all = u64::MAX >> (64 - n);
         let doms = ctx.block(first, n);
         // The positions narrowed, those whose bounds moved, and those the
         // run fixed.
@@ -539,8 +566,8 @@ impl AllDifferentValue {
                     break;
                 }
                 doms[i] = left;
-                narrowed |= 1 << i;
-                if weak {
+                if WEAK {
+                    narrowed |= 1 << i;
                     moved |= u64::from(bounds_moved(d, left)) << i;
                 }
                 fresh |= u64::from(at_most_one(left)) << i;
@@ -555,6 +582,12 @@ impl AllDifferentValue {
                 break Ok(Status::Fixpoint);
             }
         };
+        if !WEAK {
+            // Nobody listens to the narrowings that left a variable open:
+            // the wake-ups are those of the fixed ones (and `fixed | fixed
+            // & weak` needs no read of the subscribers).
+            narrowed = fixed;
+        }
         ctx.wake_block(first, narrowed, moved, fixed);
         if result.is_ok() {
             *ctx.first_state_word() = !open & all;
@@ -706,6 +739,8 @@ mod tests {
         // alone) and the positions handled.
         let mut rng = SplitMix64::new(13);
         let (mut narrowings, mut conflicts) = (0, 0);
+        // Groups run in place per offset mode, and with nobody listening.
+        let (mut modes, mut unheard) = ([0; 3], 0);
         for _ in 0..4_000 {
             let n = 2 + rng.below(11);
             let first = rng.below(22 - n);
@@ -716,6 +751,9 @@ mod tests {
                 _ => (0..n).map(|_| rng.below(7) as i32 - 3).collect(),
             };
             let p = AllDifferentValue::new(vars, offsets);
+            let mode = [Run::InOrder, Run::InOrderNonNegative, Run::InOrderShifted]
+                .iter()
+                .position(|&run| run == p.run);
             let mut doms = random_domains(&mut rng, first + n, 2, 8, 10);
             let mut state = [0u64; 1];
             // Who listens to narrowings that leave a variable open: everyone,
@@ -725,6 +763,10 @@ mod tests {
                 1 => 0,
                 _ => rng.next_u64(),
             };
+            if let Some(mode) = mode {
+                modes[mode] += 1;
+                unheard += usize::from(weak >> first & (u64::MAX >> (64 - n)) == 0);
+            }
             for _ in 0..n {
                 let x = first + rng.below(n);
                 doms[x] &= doms[x].wrapping_neg();
@@ -745,6 +787,11 @@ mod tests {
         assert!(
             narrowings > 2_000 && conflicts > 500,
             "the cases cover narrowings ({narrowings}) and conflicts ({conflicts})"
+        );
+        assert!(
+            modes.iter().all(|&m| m > 200) && unheard > 300,
+            "the cases cover each offset mode in place ({modes:?}) and \
+             groups nobody listens to ({unheard})"
         );
     }
 
