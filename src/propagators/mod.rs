@@ -318,13 +318,18 @@ pub(crate) struct Wakeups<'a> {
     pub(crate) weak: &'a [u64],
 }
 
-/// Whether narrowing `old` to `new` removed its lowest or its highest
-/// value: `old & -old` isolates the lowest bit, and `1 << 63 >> lz` the
-/// highest.
+/// Whether narrowing `old` to `new` (a subset of `old`) removed its lowest
+/// or its highest value, without finding either.
+///
+/// Lowest: `-old` is `old`'s lowest bit and, above it, the values `old`
+/// lacks, so within `old` it is the lowest bit alone, and `new & -old` is
+/// zero just when `new` lost it. Highest, bit `h`: a `new` that kept it is
+/// at least `2^h`, above `old >> 1 < 2^h`; one that lost it is at most
+/// `old - 2^h`, which is at most `old >> 1` (`r - r / 2 <= 2^(h-1)` for
+/// the rest `r < 2^h`).
 #[inline(always)]
 pub(crate) fn bounds_moved(old: u64, new: u64) -> bool {
-    let ends = (old & old.wrapping_neg()) | (1u64 << 63 >> old.leading_zeros());
-    (old ^ new) & ends != 0
+    new & old.wrapping_neg() == 0 || new <= old >> 1
 }
 
 /// The most queue words (64 propagators each) for which the engine keeps
@@ -846,6 +851,7 @@ impl AnyPropagator {
 #[cfg(test)]
 mod tests {
     use super::{Ctx, Wakeups, fixed_bits, fixed_words};
+    use crate::domain::Domain;
     use crate::model::VarId;
 
     #[test]
@@ -866,6 +872,21 @@ mod tests {
             without += usize::from(!expected && n > 2);
         }
         assert!(with > 1_000 && without > 200, "both answers are covered");
+    }
+
+    #[test]
+    fn bounds_moved_agrees_with_comparing_the_bounds() {
+        // Random domains and random subsets of them, empty and equal ones
+        // included, with both ends of the word among them.
+        let mut rng = crate::check::SplitMix64::new(5);
+        for _ in 0..20_000 {
+            let old = rng.next_u64() | 1 << rng.below(64);
+            let new =
+                old & [rng.next_u64(), rng.next_u64() | rng.next_u64(), u64::MAX, 0][rng.below(4)];
+            let (o, n) = (Domain::from_bits(old), Domain::from_bits(new));
+            let expected = n.min() != o.min() || n.max() != o.max();
+            assert_eq!(super::bounds_moved(old, new), expected, "{o} -> {n}");
+        }
     }
 
     #[test]
