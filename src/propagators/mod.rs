@@ -332,6 +332,20 @@ pub(crate) fn bounds_moved(old: u64, new: u64) -> bool {
     new & old.wrapping_neg() == 0 || new <= old >> 1
 }
 
+/// The event of variable `i` now `new`, as an index into its three
+/// buckets (0 a value removed, 1 a bound moved as `moved` says, 2 fixed),
+/// marking it in `fixed` if it is fixed. The bounds are looked at only when
+/// not fixed.
+#[inline(always)]
+fn mark_event(fixed: &mut [u64], i: usize, new: u64, moved: impl FnOnce() -> bool) -> usize {
+    if Domain::from_bits(new).is_fixed() {
+        fixed[i / 64] |= 1 << (i % 64);
+        2
+    } else {
+        usize::from(moved())
+    }
+}
+
 /// The most queue words (64 propagators each) for which the engine keeps
 /// subscriber masks: a wake-up is then one OR a word, not a loop over the
 /// subscribers.
@@ -373,12 +387,7 @@ impl Wakeups<'_> {
         new: u64,
         moved: impl FnOnce() -> bool,
     ) {
-        let event = if Domain::from_bits(new).is_fixed() {
-            fixed[i / 64] |= 1 << (i % 64);
-            2
-        } else {
-            usize::from(moved())
-        };
+        let event = mark_event(fixed, i, new, moved);
         self.queue_event(queue, i, event);
     }
 
@@ -471,7 +480,9 @@ fn bits_from(bitset: &[u64], first: usize) -> u64 {
 ///
 /// Every narrowing goes through [`Ctx::restrict`] (the other methods wrap
 /// it), which schedules the subscribers of the changed variable and tells the
-/// trace, so a propagator never mentions either.
+/// trace, so a propagator never mentions either. (The built-in propagators
+/// of one or two variables narrow through an untraced twin of it when
+/// no trace records.)
 pub struct Ctx<'a> {
     /// The current domains, as raw bits, indexed by variable.
     doms: &'a mut [u64],
@@ -601,6 +612,21 @@ impl<'a> Ctx<'a> {
         Ok(true)
     }
 
+    /// The quiet door to the domains, when this run may use it: no trace
+    /// is recording and the queue is one word.
+    #[inline(always)]
+    pub(crate) fn quiet(&mut self) -> Option<Quiet<'_>> {
+        match (&self.sink, &mut *self.queue) {
+            (None, [queue]) => Some(Quiet {
+                doms: self.doms,
+                fixed: self.fixed,
+                queue,
+                masks: self.wakeups.masks,
+            }),
+            _ => None,
+        }
+    }
+
     /// Tells the trace about a narrowing; kept out of line so the common,
     /// untraced path stays small.
     #[cold]
@@ -721,6 +747,97 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// What the propagators of one or two variables (equal, offset, distance,
+/// not-distance, less, in-set) do with the domains: read one, narrow one.
+///
+/// [`Ctx`] does it in every case. [`Quiet`] does it for the common run,
+/// which no trace records and whose queue is one word, and then makes no
+/// call: a call anywhere in an inlined [`Ctx::restrict`], however cold,
+/// makes the propagator save and restore callee-saved registers on every
+/// run. So these propagators are written once, generic over this
+/// trait, and their runner ([`AnyPropagator::runner`]) hands them a
+/// [`Quiet`] when [`Ctx::quiet`] gives one.
+pub(crate) trait Narrow {
+    /// The current domain of `x` ([`Ctx::dom`]).
+    fn dom(&self, x: VarId) -> Domain;
+
+    /// Narrows `x` to the values also in `keep` ([`Ctx::restrict`]).
+    fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict>;
+
+    /// The bounds of `x` ([`Ctx::bounds`]).
+    #[inline(always)]
+    fn bounds(&self, x: VarId) -> Result<(u8, u8), Conflict> {
+        let d = self.dom(x);
+        match (d.min(), d.max()) {
+            (Some(lo), Some(hi)) => Ok((lo, hi)),
+            _ => Err(Conflict),
+        }
+    }
+
+    /// Removes the values below `v` from `x` ([`Ctx::at_least`]).
+    #[inline(always)]
+    fn at_least(&mut self, x: VarId, v: i32) -> Result<bool, Conflict> {
+        self.restrict(x, Domain::FULL.at_least(v))
+    }
+
+    /// Removes the values above `v` from `x` ([`Ctx::at_most`]).
+    #[inline(always)]
+    fn at_most(&mut self, x: VarId, v: i32) -> Result<bool, Conflict> {
+        self.restrict(x, Domain::FULL.at_most(v))
+    }
+}
+
+impl Narrow for Ctx<'_> {
+    #[inline(always)]
+    fn dom(&self, x: VarId) -> Domain {
+        Ctx::dom(self, x)
+    }
+
+    #[inline(always)]
+    fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
+        Ctx::restrict(self, x, keep)
+    }
+}
+
+/// [`Ctx`] for a run no trace records, with a one-word queue (see
+/// [`Narrow`]): its narrowing wakes the subscribers with one OR into the
+/// queue word and reports to no one.
+pub(crate) struct Quiet<'c> {
+    /// As [`Ctx`]'s.
+    doms: &'c mut [u64],
+    /// As [`Ctx`]'s.
+    fixed: &'c mut [u64],
+    /// The queue's only word.
+    queue: &'c mut u64,
+    /// The subscriber masks, one word each (see [`Wakeups::masks`]).
+    masks: &'c [u64],
+}
+
+impl Narrow for Quiet<'_> {
+    #[inline(always)]
+    fn dom(&self, x: VarId) -> Domain {
+        Domain::from_bits(self.doms[x.index()])
+    }
+
+    /// As [`Ctx::restrict`], which wakes and marks the same way.
+    #[inline(always)]
+    fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
+        let i = x.index();
+        let old = self.doms[i];
+        let new = old & keep.bits();
+        if new == old {
+            return Ok(false);
+        }
+        if new == 0 {
+            return Err(Conflict);
+        }
+        self.doms[i] = new;
+        let event = mark_event(self.fixed, i, new, || bounds_moved(old, new));
+        *self.queue |= self.masks[3 * i + event];
+        Ok(true)
+    }
+}
+
 /// A propagator: the code that enforces one constraint.
 ///
 /// See the [module documentation](self) for the contract and an example.
@@ -781,6 +898,14 @@ pub(crate) enum AnyPropagator {
     Custom(Arc<dyn Propagator + Send + Sync>),
 }
 
+/// [`Propagator::propagate`], in a function of its own: a runner whose
+/// common path is free of calls ([`Narrow`]) takes the other path through
+/// here, so that its own code saves no registers for it.
+#[inline(never)]
+fn propagate_out_of_line(p: &impl Propagator, ctx: &mut Ctx<'_>) -> Propagation {
+    p.propagate(ctx)
+}
+
 /// Runs `$body` with `$p` bound to the propagator behind `$any`, statically
 /// typed for the built-in kinds.
 macro_rules! dispatch {
@@ -833,13 +958,26 @@ impl AnyPropagator {
                 }
             };
         }
+        // The propagators generic over `Narrow` take the quiet door when
+        // they can, and the traced one out of line.
+        macro_rules! run_quiet_as {
+            ($kind:ident) => {
+                |p, ctx| match p {
+                    AnyPropagator::$kind(p) => match ctx.quiet() {
+                        Some(mut quiet) => p.run(&mut quiet),
+                        None => propagate_out_of_line(p, ctx),
+                    },
+                    _ => unreachable!("a runner is only paired with its own kind"),
+                }
+            };
+        }
         match self {
-            AnyPropagator::InSet(_) => run_as!(InSet),
-            AnyPropagator::Equal(_) => run_as!(Equal),
-            AnyPropagator::Offset(_) => run_as!(Offset),
-            AnyPropagator::Distance(_) => run_as!(Distance),
-            AnyPropagator::NotDistance(_) => run_as!(NotDistance),
-            AnyPropagator::Less(_) => run_as!(Less),
+            AnyPropagator::InSet(_) => run_quiet_as!(InSet),
+            AnyPropagator::Equal(_) => run_quiet_as!(Equal),
+            AnyPropagator::Offset(_) => run_quiet_as!(Offset),
+            AnyPropagator::Distance(_) => run_quiet_as!(Distance),
+            AnyPropagator::NotDistance(_) => run_quiet_as!(NotDistance),
+            AnyPropagator::Less(_) => run_quiet_as!(Less),
             AnyPropagator::AllDifferentValue(_) => run_as!(AllDifferentValue),
             AnyPropagator::AllDifferentDomain(_) => run_as!(AllDifferentDomain),
             AnyPropagator::EachValueHeld(_) => run_as!(EachValueHeld),
