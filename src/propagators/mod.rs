@@ -1013,6 +1013,66 @@ mod tests {
     }
 
     #[test]
+    fn the_quiet_door_narrows_and_wakes_as_the_context_does() {
+        // Each propagator of one or two variables, on random domains (fixed
+        // ones among them) with random listeners: its runner, which takes
+        // the quiet door when nobody records, must leave the result,
+        // domains, fixed bits and queue that `propagate` through the
+        // recording context leaves.
+        use super::testing::run_with_events;
+        use super::{AnyPropagator, Distance, Equal, InSet, Less, NotDistance, Offset, Propagator};
+        let mut rng = crate::check::SplitMix64::new(17);
+        let (mut narrowed, mut conflicts) = (0, 0);
+        for _ in 0..20_000 {
+            let (x, y) = (VarId::new(0, 0), VarId::new(0, 1 + rng.below(2) as u32));
+            let c = rng.below(7) as i32 - 3;
+            let p = match rng.below(6) {
+                0 => AnyPropagator::Equal(Equal { x, y }),
+                1 => AnyPropagator::Offset(Offset { x, y, c }),
+                2 => AnyPropagator::Distance(Distance {
+                    x,
+                    y,
+                    c: c.unsigned_abs(),
+                }),
+                3 => AnyPropagator::NotDistance(NotDistance {
+                    x,
+                    y,
+                    c: c.unsigned_abs(),
+                }),
+                4 => AnyPropagator::Less(Less { x, y, c }),
+                _ => AnyPropagator::InSet(InSet {
+                    x,
+                    set: Domain::from_bits(rng.next_u64() & 0xff0),
+                }),
+            };
+            let doms: Vec<u64> = (0..3)
+                .map(|_| match rng.below(4) {
+                    0 => 1 << (4 + rng.below(8)),
+                    _ => (rng.next_u64() & 0xff0) | 1 << (4 + rng.below(8)),
+                })
+                .collect();
+            let weak = rng.next_u64();
+            let quiet = run_with_events(&doms, &mut [], false, weak, |ctx| (p.runner())(&p, ctx));
+            let traced = run_with_events(&doms, &mut [], true, weak, |ctx| match &p {
+                AnyPropagator::Equal(p) => p.propagate(ctx),
+                AnyPropagator::Offset(p) => p.propagate(ctx),
+                AnyPropagator::Distance(p) => p.propagate(ctx),
+                AnyPropagator::NotDistance(p) => p.propagate(ctx),
+                AnyPropagator::Less(p) => p.propagate(ctx),
+                AnyPropagator::InSet(p) => p.propagate(ctx),
+                _ => unreachable!("only the kinds above"),
+            });
+            assert_eq!(quiet, traced, "{p:?} on {doms:?}");
+            narrowed += usize::from(quiet.0.is_ok() && quiet.1 != doms);
+            conflicts += usize::from(quiet.0.is_err());
+        }
+        assert!(
+            narrowed > 2_000 && conflicts > 1_000,
+            "the cases cover narrowings ({narrowed}) and conflicts ({conflicts})"
+        );
+    }
+
+    #[test]
     fn bounds_moved_agrees_with_comparing_the_bounds() {
         // Random domains and random subsets of them, empty and equal ones
         // included, with both ends of the word among them.
