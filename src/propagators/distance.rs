@@ -4,7 +4,7 @@
 //! Idempotent: a surviving x keeps the y that supported it, because that y
 //! is within `c` of a surviving x. Wakes on: `Event::Changed` of `x` or `y`.
 
-use super::{Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions};
+use super::{Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
 use crate::model::VarId;
 
 /// Enforces `|x - y| = c` with `0 <= c <= 63` and `x != y`.
@@ -13,6 +13,20 @@ pub(crate) struct Distance {
     pub(crate) x: VarId,
     pub(crate) y: VarId,
     pub(crate) c: u32,
+}
+
+impl Distance {
+    /// [`Propagator::propagate`], through either door to the domains.
+    #[inline(always)]
+    pub(crate) fn run(&self, ctx: &mut impl Narrow) -> Propagation {
+        // x = v needs y = v - c or y = v + c: x keeps the values c away from
+        // some y, and then y those c away from some surviving x.
+        let from_y = ctx.dom(self.y).spread(self.c);
+        ctx.restrict(self.x, from_y)?;
+        let from_x = ctx.dom(self.x).spread(self.c);
+        ctx.restrict(self.y, from_x)?;
+        Ok(Status::Fixpoint)
+    }
 }
 
 impl Propagator for Distance {
@@ -30,13 +44,7 @@ impl Propagator for Distance {
     }
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        // x = v needs y = v - c or y = v + c: x keeps the values c away from
-        // some y, and then y those c away from some surviving x.
-        let from_y = ctx.dom(self.y).spread(self.c);
-        ctx.restrict(self.x, from_y)?;
-        let from_x = ctx.dom(self.x).spread(self.c);
-        ctx.restrict(self.y, from_x)?;
-        Ok(Status::Fixpoint)
+        self.run(ctx)
     }
 
     fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {

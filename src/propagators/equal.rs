@@ -3,7 +3,7 @@
 //! Strength: domain consistent. Idempotent: after one pass both domains are
 //! the intersection. Wakes on: `Event::Changed` of `x` or `y`.
 
-use super::{Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions};
+use super::{Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
 use crate::model::VarId;
 
 /// Enforces `x = y`.
@@ -11,6 +11,18 @@ use crate::model::VarId;
 pub(crate) struct Equal {
     pub(crate) x: VarId,
     pub(crate) y: VarId,
+}
+
+impl Equal {
+    /// [`Propagator::propagate`], through either door to the domains.
+    #[inline(always)]
+    pub(crate) fn run(&self, ctx: &mut impl Narrow) -> Propagation {
+        // A value survives only if both sides can take it.
+        let both = ctx.dom(self.x) & ctx.dom(self.y);
+        ctx.restrict(self.x, both)?;
+        ctx.restrict(self.y, both)?;
+        Ok(Status::Fixpoint)
+    }
 }
 
 impl Propagator for Equal {
@@ -28,11 +40,7 @@ impl Propagator for Equal {
     }
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        // A value survives only if both sides can take it.
-        let both = ctx.dom(self.x) & ctx.dom(self.y);
-        ctx.restrict(self.x, both)?;
-        ctx.restrict(self.y, both)?;
-        Ok(Status::Fixpoint)
+        self.run(ctx)
     }
 
     fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {

@@ -6,7 +6,7 @@
 //! Posting it as a propagator, rather than narrowing the initial domain,
 //! lets the trace say which clue removed the values.
 
-use super::{Ctx, Priority, Propagation, Propagator, Status, Subscriptions};
+use super::{Ctx, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
 use crate::domain::Domain;
 use crate::model::VarId;
 
@@ -15,6 +15,16 @@ use crate::model::VarId;
 pub(crate) struct InSet {
     pub(crate) x: VarId,
     pub(crate) set: Domain,
+}
+
+impl InSet {
+    /// [`Propagator::propagate`], through either door to the domains.
+    #[inline(always)]
+    pub(crate) fn run(&self, ctx: &mut impl Narrow) -> Propagation {
+        // Every value outside the set violates the constraint.
+        ctx.restrict(self.x, self.set)?;
+        Ok(Status::Fixpoint)
+    }
 }
 
 impl Propagator for InSet {
@@ -29,9 +39,7 @@ impl Propagator for InSet {
     }
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        // Every value outside the set violates the constraint.
-        ctx.restrict(self.x, self.set)?;
-        Ok(Status::Fixpoint)
+        self.run(ctx)
     }
 
     fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {

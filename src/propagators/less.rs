@@ -5,7 +5,7 @@
 //! step moves the bound the other reads. Wakes on: `Event::Bounds` of `x`
 //! or `y`.
 
-use super::{Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions};
+use super::{Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
 use crate::model::VarId;
 
 /// Enforces `x < y + c` (`c = 0`: `x < y`; `c = 1`: `x <= y`), `x != y`.
@@ -14,6 +14,20 @@ pub(crate) struct Less {
     pub(crate) x: VarId,
     pub(crate) y: VarId,
     pub(crate) c: i32,
+}
+
+impl Less {
+    /// [`Propagator::propagate`], through either door to the domains.
+    #[inline(always)]
+    pub(crate) fn run(&self, ctx: &mut impl Narrow) -> Propagation {
+        // x < y + c <= max(y) + c, so x <= max(y) + c - 1.
+        let (_, yhi) = ctx.bounds(self.y)?;
+        ctx.at_most(self.x, i32::from(yhi) + self.c - 1)?;
+        // y > x - c >= min(x) - c, so y >= min(x) - c + 1.
+        let (xlo, _) = ctx.bounds(self.x)?;
+        ctx.at_least(self.y, i32::from(xlo) - self.c + 1)?;
+        Ok(Status::Fixpoint)
+    }
 }
 
 impl Propagator for Less {
@@ -31,13 +45,7 @@ impl Propagator for Less {
     }
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        // x < y + c <= max(y) + c, so x <= max(y) + c - 1.
-        let (_, yhi) = ctx.bounds(self.y)?;
-        ctx.at_most(self.x, i32::from(yhi) + self.c - 1)?;
-        // y > x - c >= min(x) - c, so y >= min(x) - c + 1.
-        let (xlo, _) = ctx.bounds(self.x)?;
-        ctx.at_least(self.y, i32::from(xlo) - self.c + 1)?;
-        Ok(Status::Fixpoint)
+        self.run(ctx)
     }
 
     fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {

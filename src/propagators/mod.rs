@@ -318,13 +318,32 @@ pub(crate) struct Wakeups<'a> {
     pub(crate) weak: &'a [u64],
 }
 
-/// Whether narrowing `old` to `new` removed its lowest or its highest
-/// value: `old & -old` isolates the lowest bit, and `1 << 63 >> lz` the
-/// highest.
+/// Whether narrowing `old` to `new` (a subset of `old`) removed its lowest
+/// or its highest value, without finding either.
+///
+/// Lowest: `-old` is `old`'s lowest bit and, above it, the values `old`
+/// lacks, so within `old` it is the lowest bit alone, and `new & -old` is
+/// zero just when `new` lost it. Highest, bit `h`: a `new` that kept it is
+/// at least `2^h`, above `old >> 1 < 2^h`; one that lost it is at most
+/// `old - 2^h`, which is at most `old >> 1` (`r - r / 2 <= 2^(h-1)` for
+/// the rest `r < 2^h`).
 #[inline(always)]
 pub(crate) fn bounds_moved(old: u64, new: u64) -> bool {
-    let ends = (old & old.wrapping_neg()) | (1u64 << 63 >> old.leading_zeros());
-    (old ^ new) & ends != 0
+    new & old.wrapping_neg() == 0 || new <= old >> 1
+}
+
+/// The event of variable `i` now `new`, as an index into its three
+/// buckets (0 a value removed, 1 a bound moved as `moved` says, 2 fixed),
+/// marking it in `fixed` if it is fixed. The bounds are looked at only when
+/// not fixed.
+#[inline(always)]
+fn mark_event(fixed: &mut [u64], i: usize, new: u64, moved: impl FnOnce() -> bool) -> usize {
+    if Domain::from_bits(new).is_fixed() {
+        fixed[i / 64] |= 1 << (i % 64);
+        2
+    } else {
+        usize::from(moved())
+    }
 }
 
 /// The most queue words (64 propagators each) for which the engine keeps
@@ -368,12 +387,7 @@ impl Wakeups<'_> {
         new: u64,
         moved: impl FnOnce() -> bool,
     ) {
-        let event = if Domain::from_bits(new).is_fixed() {
-            fixed[i / 64] |= 1 << (i % 64);
-            2
-        } else {
-            usize::from(moved())
-        };
+        let event = mark_event(fixed, i, new, moved);
         self.queue_event(queue, i, event);
     }
 
@@ -466,7 +480,9 @@ fn bits_from(bitset: &[u64], first: usize) -> u64 {
 ///
 /// Every narrowing goes through [`Ctx::restrict`] (the other methods wrap
 /// it), which schedules the subscribers of the changed variable and tells the
-/// trace, so a propagator never mentions either.
+/// trace, so a propagator never mentions either. (The built-in propagators
+/// of one or two variables narrow through an untraced twin of it when
+/// no trace records.)
 pub struct Ctx<'a> {
     /// The current domains, as raw bits, indexed by variable.
     doms: &'a mut [u64],
@@ -596,6 +612,21 @@ impl<'a> Ctx<'a> {
         Ok(true)
     }
 
+    /// The quiet door to the domains, when this run may use it: no trace
+    /// is recording and the queue is one word.
+    #[inline(always)]
+    pub(crate) fn quiet(&mut self) -> Option<Quiet<'_>> {
+        match (&self.sink, &mut *self.queue) {
+            (None, [queue]) => Some(Quiet {
+                doms: self.doms,
+                fixed: self.fixed,
+                queue,
+                masks: self.wakeups.masks,
+            }),
+            _ => None,
+        }
+    }
+
     /// Tells the trace about a narrowing; kept out of line so the common,
     /// untraced path stays small.
     #[cold]
@@ -716,6 +747,97 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// What the propagators of one or two variables (equal, offset, distance,
+/// not-distance, less, in-set) do with the domains: read one, narrow one.
+///
+/// [`Ctx`] does it in every case. [`Quiet`] does it for the common run,
+/// which no trace records and whose queue is one word, and then makes no
+/// call: a call anywhere in an inlined [`Ctx::restrict`], however cold,
+/// makes the propagator save and restore callee-saved registers on every
+/// run. So these propagators are written once, generic over this
+/// trait, and their runner ([`AnyPropagator::runner`]) hands them a
+/// [`Quiet`] when [`Ctx::quiet`] gives one.
+pub(crate) trait Narrow {
+    /// The current domain of `x` ([`Ctx::dom`]).
+    fn dom(&self, x: VarId) -> Domain;
+
+    /// Narrows `x` to the values also in `keep` ([`Ctx::restrict`]).
+    fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict>;
+
+    /// The bounds of `x` ([`Ctx::bounds`]).
+    #[inline(always)]
+    fn bounds(&self, x: VarId) -> Result<(u8, u8), Conflict> {
+        let d = self.dom(x);
+        match (d.min(), d.max()) {
+            (Some(lo), Some(hi)) => Ok((lo, hi)),
+            _ => Err(Conflict),
+        }
+    }
+
+    /// Removes the values below `v` from `x` ([`Ctx::at_least`]).
+    #[inline(always)]
+    fn at_least(&mut self, x: VarId, v: i32) -> Result<bool, Conflict> {
+        self.restrict(x, Domain::FULL.at_least(v))
+    }
+
+    /// Removes the values above `v` from `x` ([`Ctx::at_most`]).
+    #[inline(always)]
+    fn at_most(&mut self, x: VarId, v: i32) -> Result<bool, Conflict> {
+        self.restrict(x, Domain::FULL.at_most(v))
+    }
+}
+
+impl Narrow for Ctx<'_> {
+    #[inline(always)]
+    fn dom(&self, x: VarId) -> Domain {
+        Ctx::dom(self, x)
+    }
+
+    #[inline(always)]
+    fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
+        Ctx::restrict(self, x, keep)
+    }
+}
+
+/// [`Ctx`] for a run no trace records, with a one-word queue (see
+/// [`Narrow`]): its narrowing wakes the subscribers with one OR into the
+/// queue word and reports to no one.
+pub(crate) struct Quiet<'c> {
+    /// As [`Ctx`]'s.
+    doms: &'c mut [u64],
+    /// As [`Ctx`]'s.
+    fixed: &'c mut [u64],
+    /// The queue's only word.
+    queue: &'c mut u64,
+    /// The subscriber masks, one word each (see [`Wakeups::masks`]).
+    masks: &'c [u64],
+}
+
+impl Narrow for Quiet<'_> {
+    #[inline(always)]
+    fn dom(&self, x: VarId) -> Domain {
+        Domain::from_bits(self.doms[x.index()])
+    }
+
+    /// As [`Ctx::restrict`], which wakes and marks the same way.
+    #[inline(always)]
+    fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
+        let i = x.index();
+        let old = self.doms[i];
+        let new = old & keep.bits();
+        if new == old {
+            return Ok(false);
+        }
+        if new == 0 {
+            return Err(Conflict);
+        }
+        self.doms[i] = new;
+        let event = mark_event(self.fixed, i, new, || bounds_moved(old, new));
+        *self.queue |= self.masks[3 * i + event];
+        Ok(true)
+    }
+}
+
 /// A propagator: the code that enforces one constraint.
 ///
 /// See the [module documentation](self) for the contract and an example.
@@ -776,6 +898,14 @@ pub(crate) enum AnyPropagator {
     Custom(Arc<dyn Propagator + Send + Sync>),
 }
 
+/// [`Propagator::propagate`], in a function of its own: a runner whose
+/// common path is free of calls ([`Narrow`]) takes the other path through
+/// here, so that its own code saves no registers for it.
+#[inline(never)]
+fn propagate_out_of_line(p: &impl Propagator, ctx: &mut Ctx<'_>) -> Propagation {
+    p.propagate(ctx)
+}
+
 /// Runs `$body` with `$p` bound to the propagator behind `$any`, statically
 /// typed for the built-in kinds.
 macro_rules! dispatch {
@@ -828,13 +958,26 @@ impl AnyPropagator {
                 }
             };
         }
+        // The propagators generic over `Narrow` take the quiet door when
+        // they can, and the traced one out of line.
+        macro_rules! run_quiet_as {
+            ($kind:ident) => {
+                |p, ctx| match p {
+                    AnyPropagator::$kind(p) => match ctx.quiet() {
+                        Some(mut quiet) => p.run(&mut quiet),
+                        None => propagate_out_of_line(p, ctx),
+                    },
+                    _ => unreachable!("a runner is only paired with its own kind"),
+                }
+            };
+        }
         match self {
-            AnyPropagator::InSet(_) => run_as!(InSet),
-            AnyPropagator::Equal(_) => run_as!(Equal),
-            AnyPropagator::Offset(_) => run_as!(Offset),
-            AnyPropagator::Distance(_) => run_as!(Distance),
-            AnyPropagator::NotDistance(_) => run_as!(NotDistance),
-            AnyPropagator::Less(_) => run_as!(Less),
+            AnyPropagator::InSet(_) => run_quiet_as!(InSet),
+            AnyPropagator::Equal(_) => run_quiet_as!(Equal),
+            AnyPropagator::Offset(_) => run_quiet_as!(Offset),
+            AnyPropagator::Distance(_) => run_quiet_as!(Distance),
+            AnyPropagator::NotDistance(_) => run_quiet_as!(NotDistance),
+            AnyPropagator::Less(_) => run_quiet_as!(Less),
             AnyPropagator::AllDifferentValue(_) => run_as!(AllDifferentValue),
             AnyPropagator::AllDifferentDomain(_) => run_as!(AllDifferentDomain),
             AnyPropagator::EachValueHeld(_) => run_as!(EachValueHeld),
@@ -846,6 +989,7 @@ impl AnyPropagator {
 #[cfg(test)]
 mod tests {
     use super::{Ctx, Wakeups, fixed_bits, fixed_words};
+    use crate::domain::Domain;
     use crate::model::VarId;
 
     #[test]
@@ -866,6 +1010,81 @@ mod tests {
             without += usize::from(!expected && n > 2);
         }
         assert!(with > 1_000 && without > 200, "both answers are covered");
+    }
+
+    #[test]
+    fn the_quiet_door_narrows_and_wakes_as_the_context_does() {
+        // Each propagator of one or two variables, on random domains (fixed
+        // ones among them) with random listeners: its runner, which takes
+        // the quiet door when nobody records, must leave the result,
+        // domains, fixed bits and queue that `propagate` through the
+        // recording context leaves.
+        use super::testing::run_with_events;
+        use super::{AnyPropagator, Distance, Equal, InSet, Less, NotDistance, Offset, Propagator};
+        let mut rng = crate::check::SplitMix64::new(17);
+        let (mut narrowed, mut conflicts) = (0, 0);
+        for _ in 0..20_000 {
+            let (x, y) = (VarId::new(0, 0), VarId::new(0, 1 + rng.below(2) as u32));
+            let c = rng.below(7) as i32 - 3;
+            let p = match rng.below(6) {
+                0 => AnyPropagator::Equal(Equal { x, y }),
+                1 => AnyPropagator::Offset(Offset { x, y, c }),
+                2 => AnyPropagator::Distance(Distance {
+                    x,
+                    y,
+                    c: c.unsigned_abs(),
+                }),
+                3 => AnyPropagator::NotDistance(NotDistance {
+                    x,
+                    y,
+                    c: c.unsigned_abs(),
+                }),
+                4 => AnyPropagator::Less(Less { x, y, c }),
+                _ => AnyPropagator::InSet(InSet {
+                    x,
+                    set: Domain::from_bits(rng.next_u64() & 0xff0),
+                }),
+            };
+            let doms: Vec<u64> = (0..3)
+                .map(|_| match rng.below(4) {
+                    0 => 1 << (4 + rng.below(8)),
+                    _ => (rng.next_u64() & 0xff0) | 1 << (4 + rng.below(8)),
+                })
+                .collect();
+            let weak = rng.next_u64();
+            let quiet = run_with_events(&doms, &mut [], false, weak, |ctx| (p.runner())(&p, ctx));
+            let traced = run_with_events(&doms, &mut [], true, weak, |ctx| match &p {
+                AnyPropagator::Equal(p) => p.propagate(ctx),
+                AnyPropagator::Offset(p) => p.propagate(ctx),
+                AnyPropagator::Distance(p) => p.propagate(ctx),
+                AnyPropagator::NotDistance(p) => p.propagate(ctx),
+                AnyPropagator::Less(p) => p.propagate(ctx),
+                AnyPropagator::InSet(p) => p.propagate(ctx),
+                _ => unreachable!("only the kinds above"),
+            });
+            assert_eq!(quiet, traced, "{p:?} on {doms:?}");
+            narrowed += usize::from(quiet.0.is_ok() && quiet.1 != doms);
+            conflicts += usize::from(quiet.0.is_err());
+        }
+        assert!(
+            narrowed > 2_000 && conflicts > 1_000,
+            "the cases cover narrowings ({narrowed}) and conflicts ({conflicts})"
+        );
+    }
+
+    #[test]
+    fn bounds_moved_agrees_with_comparing_the_bounds() {
+        // Random domains and random subsets of them, empty and equal ones
+        // included, with both ends of the word among them.
+        let mut rng = crate::check::SplitMix64::new(5);
+        for _ in 0..20_000 {
+            let old = rng.next_u64() | 1 << rng.below(64);
+            let new =
+                old & [rng.next_u64(), rng.next_u64() | rng.next_u64(), u64::MAX, 0][rng.below(4)];
+            let (o, n) = (Domain::from_bits(old), Domain::from_bits(new));
+            let expected = n.min() != o.min() || n.max() != o.max();
+            assert_eq!(super::bounds_moved(old, new), expected, "{o} -> {n}");
+        }
     }
 
     #[test]

@@ -7,7 +7,7 @@
 //! prunes; `Event::Changed` otherwise, where a pair prunes too.
 //! Idempotent: it loops over the two directions until nothing changes.
 
-use super::{Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions};
+use super::{Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
 use crate::domain::Domain;
 use crate::model::VarId;
 
@@ -35,6 +35,25 @@ impl NotDistance {
         }
         Domain::EMPTY
     }
+
+    /// [`Propagator::propagate`], through either door to the domains.
+    #[inline(always)]
+    pub(crate) fn run(&self, ctx: &mut impl Narrow) -> Propagation {
+        // Each removal can make the other side fixed or a pair, so repeat
+        // until neither side changes; each round removes a value, so this
+        // ends after at most 2 * 64 rounds (in practice two).
+        loop {
+            let from_x = self.unsupported(ctx.dom(self.x));
+            ctx.restrict(self.y, !from_x)?;
+            let from_y = self.unsupported(ctx.dom(self.y));
+            let changed_x = ctx.restrict(self.x, !from_y)?;
+            // y was pruned against this x; if x did not change, y's
+            // pruning still stands and both sides are done.
+            if !changed_x {
+                return Ok(Status::Fixpoint);
+            }
+        }
+    }
 }
 
 impl Propagator for NotDistance {
@@ -61,20 +80,7 @@ impl Propagator for NotDistance {
     }
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        // Each removal can make the other side fixed or a pair, so repeat
-        // until neither side changes; each round removes a value, so this
-        // ends after at most 2 * 64 rounds (in practice two).
-        loop {
-            let from_x = self.unsupported(ctx.dom(self.x));
-            ctx.restrict(self.y, !from_x)?;
-            let from_y = self.unsupported(ctx.dom(self.y));
-            let changed_x = ctx.restrict(self.x, !from_y)?;
-            // y was pruned against this x; if x did not change, y's
-            // pruning still stands and both sides are done.
-            if !changed_x {
-                return Ok(Status::Fixpoint);
-            }
-        }
+        self.run(ctx)
     }
 
     fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {

@@ -3,7 +3,7 @@
 //! Strength: domain consistent. Idempotent: one pass reaches the fixpoint.
 //! Wakes on: `Event::Changed` of `x` or `y`.
 
-use super::{Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions};
+use super::{Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
 use crate::model::VarId;
 
 /// Enforces `x = y + c`; `c` may be negative (`|c| <= 63`, checked by the
@@ -13,6 +13,22 @@ pub(crate) struct Offset {
     pub(crate) x: VarId,
     pub(crate) y: VarId,
     pub(crate) c: i32,
+}
+
+impl Offset {
+    /// [`Propagator::propagate`], through either door to the domains.
+    #[inline(always)]
+    pub(crate) fn run(&self, ctx: &mut impl Narrow) -> Propagation {
+        // A value of x survives only if it is some value of y plus c.
+        let from_y = ctx.dom(self.y).shift(self.c);
+        ctx.restrict(self.x, from_y)?;
+        // A value of y survives only if it is some surviving x minus c. After
+        // this pass every x has its y and every y its x: a second pass
+        // changes nothing.
+        let from_x = ctx.dom(self.x).shift(-self.c);
+        ctx.restrict(self.y, from_x)?;
+        Ok(Status::Fixpoint)
+    }
 }
 
 impl Propagator for Offset {
@@ -30,15 +46,7 @@ impl Propagator for Offset {
     }
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        // A value of x survives only if it is some value of y plus c.
-        let from_y = ctx.dom(self.y).shift(self.c);
-        ctx.restrict(self.x, from_y)?;
-        // A value of y survives only if it is some surviving x minus c. After
-        // this pass every x has its y and every y its x: a second pass
-        // changes nothing.
-        let from_x = ctx.dom(self.x).shift(-self.c);
-        ctx.restrict(self.y, from_x)?;
-        Ok(Status::Fixpoint)
+        self.run(ctx)
     }
 
     fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
