@@ -106,6 +106,11 @@ pub struct Engine {
     ///    or the lists (every one but a subsumed propagator that has not
     ///    been enabled yet, see [`Slot::subsumed_by`]).
     ///
+    /// Then the weak bitset over variables, as many words as the
+    /// fixed-variable bitset (`fixed_words`): bit `x` set when some
+    /// propagator subscribes to `Changed` or `Bounds` of variable `x` (see
+    /// [`Wakeups::weak`]).
+    ///
     /// Then, when the queue has at most [`MASK_WORDS`] words, `masks` words
     /// of subscriber masks (see [`Wakeups::masks`]) of the subscribed
     /// propagators; and when some subscribed propagator is disabled, as many
@@ -116,12 +121,8 @@ pub struct Engine {
     /// Words of subscriber masks (`3 * vars * words`), or 0 with lists.
     masks: usize,
     /// Where the masks that wake propagators start in `bits`: the full ones
-    /// (`BITSETS * words`) or the filtered copy after them.
+    /// (at [`Engine::masks_start`]) or the filtered copy after them.
     masks_at: usize,
-    /// Bit `x` set when some propagator subscribes to `Changed` or
-    /// `Bounds` of variable `x` (see [`Wakeups::weak`]), as many words as
-    /// the fixed-variable bitset.
-    weak: Vec<u64>,
     /// Propagator runs so far.
     propagations: u64,
     /// Subscriptions, kept only while building (reused by `load`).
@@ -183,7 +184,6 @@ impl Engine {
             words: 0,
             masks: 0,
             masks_at: 0,
-            weak: Vec::new(),
             propagations: 0,
             subs: Subscriptions::default(),
         }
@@ -206,7 +206,7 @@ impl Engine {
         let n = self.props.len();
         let words = n.div_ceil(64);
         self.words = words;
-        let header = BITSETS * words;
+        let header = self.masks_start();
         let with_masks = words <= MASK_WORDS;
         self.masks = if with_masks { 3 * vars * words } else { 0 };
         self.masks_at = header;
@@ -467,13 +467,18 @@ impl Engine {
         }
         if new != old {
             self.state[i] = new;
-            let (queue, _, masks) =
-                split_bits(&mut self.bits, self.words, self.masks_at, self.masks);
+            let (queue, _, weak, masks) = split_bits(
+                &mut self.bits,
+                self.words,
+                self.fixed_words,
+                self.masks_at,
+                self.masks,
+            );
             let wakeups = Wakeups {
                 masks,
                 bounds: &self.wake_bounds,
                 list: &self.wake_list,
-                weak: &self.weak,
+                weak,
             };
             let fixed = &mut self.state[self.vars..][..self.fixed_words];
             wakeups.wake(queue, fixed, i, old, new);
@@ -535,13 +540,18 @@ impl Engine {
         }
         let (doms, rest) = self.state[..self.width].split_at_mut(self.vars);
         let (fixed, prop_state) = rest.split_at_mut(self.fixed_words);
-        let (queue, enabled, masks) =
-            split_bits(&mut self.bits, self.words, self.masks_at, self.masks);
+        let (queue, enabled, weak, masks) = split_bits(
+            &mut self.bits,
+            self.words,
+            self.fixed_words,
+            self.masks_at,
+            self.masks,
+        );
         let wakeups = Wakeups {
             masks,
             bounds: &self.wake_bounds,
             list: &self.wake_list,
-            weak: &self.weak,
+            weak,
         };
         // With masks, a disabled propagator is never queued (see
         // `update_enabled`); with lists it may be, and is dropped when popped.
@@ -737,7 +747,7 @@ impl Engine {
             // disabled one is dropped when popped.
             return;
         }
-        let header = BITSETS * words;
+        let header = self.masks_start();
         self.bits.truncate(header + self.masks);
         self.masks_at = header;
         // Enabled but not subscribed: a subsumed propagator enabled for the
@@ -779,27 +789,42 @@ impl Engine {
         }
     }
 
-    /// Works out `weak` (see [`Wakeups::weak`]) from the subscriptions.
+    /// Where the subscriber masks start in `bits`: after the bitsets over
+    /// propagators and the weak bitset over variables.
+    fn masks_start(&self) -> usize {
+        BITSETS * self.words + self.fixed_words
+    }
+
+    /// Works out the weak bitset in `bits` (see [`Wakeups::weak`]) from the
+    /// subscriptions, a word at a time.
     fn mark_weak(&mut self) {
-        self.weak.clear();
-        self.weak.resize(self.fixed_words, 0);
-        let weak = &mut self.weak;
-        let mut mark = |x: usize, is_weak: bool| weak[x / 64] |= u64::from(is_weak) << (x % 64);
-        let words = self.words;
-        let masks = &self.bits[BITSETS * words..][..self.masks];
+        let (words, start) = (self.words, self.masks_start());
+        let (head, masks) = self.bits.split_at_mut(start);
+        let weak = &mut head[BITSETS * words..];
+        // Bit x % 64 of word x / 64 set when variable x's `Bounds` bucket
+        // (which holds the `Changed` subscribers too) is not empty.
+        if words == 1 {
+            // One mask word a bucket, three buckets a variable: a weak word
+            // from 64 variables' buckets (none for the spare last word).
+            let mut chunks = masks[..self.masks].chunks(3 * 64);
+            for word in weak.iter_mut() {
+                let buckets = chunks.next().unwrap_or_default();
+                *word = (0..buckets.len() / 3)
+                    .fold(0, |w, x| w | u64::from(buckets[3 * x + 1] != 0) << x);
+            }
+            return;
+        }
+        weak.fill(0);
         if words == 0 {
             // No propagator: nobody listens to anything.
-        } else if words == 1 {
-            for (x, buckets) in masks.chunks_exact(3).enumerate() {
-                mark(x, buckets[1] != 0);
-            }
         } else if words <= MASK_WORDS {
-            for (x, buckets) in masks.chunks_exact(3 * words).enumerate() {
-                mark(x, buckets[words..2 * words].iter().any(|&m| m != 0));
+            for (x, buckets) in masks[..self.masks].chunks_exact(3 * words).enumerate() {
+                let listened = buckets[words..2 * words].iter().any(|&m| m != 0);
+                weak[x / 64] |= u64::from(listened) << (x % 64);
             }
         } else {
             for (x, b) in self.wake_bounds.windows(3).step_by(3).enumerate() {
-                mark(x, b[2] > b[0]);
+                weak[x / 64] |= u64::from(b[2] > b[0]) << (x % 64);
             }
         }
     }
@@ -823,17 +848,24 @@ impl Engine {
     }
 }
 
-/// The queue, the enabled bitset and the subscriber masks that wake
-/// propagators, from an engine's `bits` (see [`Engine`]'s field).
+/// The queue, the enabled bitset, the weak bitset (`weak` words) and the
+/// subscriber masks that wake propagators, from an engine's `bits` (see
+/// [`Engine`]'s field).
 #[inline(always)]
 fn split_bits(
     bits: &mut [u64],
     words: usize,
+    weak: usize,
     masks_at: usize,
     masks: usize,
-) -> (&mut [u64], &[u64], &[u64]) {
+) -> (&mut [u64], &[u64], &[u64], &[u64]) {
     let (queue, rest) = bits.split_at_mut(words);
-    (queue, &rest[..words], &rest[masks_at - words..][..masks])
+    (
+        queue,
+        &rest[..words],
+        &rest[(BITSETS - 1) * words..][..weak],
+        &rest[masks_at - words..][..masks],
+    )
 }
 
 /// The wake-list bucket of `x`'s subscribers to `e` (as in
@@ -864,21 +896,21 @@ fn subsumed_by(
     let initial = vars
         .iter()
         .fold(Domain::EMPTY, |d, &x| d | domains[x.index()]);
-    if values.size() as usize != vars.len()
-        || initial - values != Domain::EMPTY
-        || has_repeats(vars)
-    {
+    if values.size() as usize != vars.len() || initial - values != Domain::EMPTY {
         return None;
     }
-    // The same variables (both lists are duplicate-free and equally long).
+    // The same variables, none twice: the same list, which the
+    // all-different found free of repeats when it was built; or a
+    // duplicate-free list of as many variables, each in the group.
     dear.iter().position(|slot| match &slot.prop {
         AnyPropagator::AllDifferentDomain(all) => {
             let group = &all.vars;
             group.len() == vars.len()
                 && !all.shifted
+                && !all.repeats
                 && (Arc::ptr_eq(group, vars)
                     || group == vars
-                    || vars.iter().all(|x| group.contains(x)))
+                    || vars.iter().all(|x| group.contains(x)) && !has_repeats(vars))
         }
         _ => false,
     })
@@ -1142,7 +1174,8 @@ mod tests {
                     expected[x.index() / 64] |= 1 << (x.index() % 64);
                 }
             }
-            assert_eq!(engine.weak, expected, "round {round}");
+            let weak = &engine.bits[BITSETS * engine.words..engine.masks_start()];
+            assert_eq!(weak, expected, "round {round}");
             assert!(expected[0] != 0 && expected[0] != u64::MAX, "round {round}");
         }
     }
@@ -1407,6 +1440,40 @@ mod tests {
     }
 
     #[test]
+    fn an_each_value_held_is_subsumed_only_by_a_repeat_free_permutation_of_its_variables() {
+        // Each case: the all-different's variables, the each-value-held's
+        // (a shared list when equal), and whether the second is subsumed.
+        // A repeat on either side, or other variables, keeps it running.
+        let cases: [(&[usize], &[usize], bool); 6] = [
+            (&[0, 1, 2], &[0, 1, 2], true),
+            (&[0, 1, 2], &[2, 0, 1], true),
+            (&[0, 0, 1], &[0, 0, 1], false),
+            (&[0, 1, 2], &[0, 0, 1], false),
+            (&[0, 1, 2], &[0, 1, 3], false),
+            (&[3, 0, 1], &[0, 1, 2], false),
+        ];
+        for (distinct, held, subsumed) in cases {
+            let mut m = Model::new();
+            let xs: Vec<VarId> = (0..4)
+                .map(|i| m.int_var(&format!("x{i}"), 1, 3).expect("valid"))
+                .collect();
+            let pick = |is: &[usize]| is.iter().map(|&i| xs[i]).collect::<Vec<_>>();
+            m.all_different(&pick(distinct), Strength::Domain)
+                .expect("valid");
+            let c = m
+                .each_value_held(&pick(held), Domain::range(1, 3))
+                .expect("valid");
+            let engine = Engine::new(&m);
+            let p = engine.prop_of(c).expect("posted");
+            assert_eq!(
+                engine.props[p].subsumed_by.is_some(),
+                subsumed,
+                "{distinct:?} {held:?}"
+            );
+        }
+    }
+
+    #[test]
     fn a_subsumed_each_value_held_subscribes_and_prunes_once_its_all_different_is_off() {
         // A permutation of 1..=4 over four variables (a domain
         // all-different and an each-value-held), and a value-strength copy
@@ -1427,9 +1494,9 @@ mod tests {
         );
         // Disabled and not subscribed: the masks hold no bit of it.
         let words = engine.words;
-        let masks = &engine.bits[BITSETS * words..];
+        let masks = &engine.bits[engine.masks_start()..];
         assert!(masks.iter().all(|&mask| mask >> p & 1 == 0));
-        assert_eq!(engine.masks_at, BITSETS * words, "no filtered copy");
+        assert_eq!(engine.masks_at, engine.masks_start(), "no filtered copy");
         // x1, x2 in {1, 2} and x3 in {1..3} leave 4 to x0 alone and 3 to
         // x3 alone: the each-value-held (or the domain all-different)
         // fixes them, woken by the narrowings; the value all-different
@@ -1467,7 +1534,7 @@ mod tests {
         engine.set_enabled(held, true);
         engine.set_enabled(domain, true);
         assert_eq!(engine.bits[words + p / 64] >> (p % 64) & 1, 0);
-        assert_eq!(engine.masks_at, BITSETS * words + engine.masks);
+        assert_eq!(engine.masks_at, engine.masks_start() + engine.masks);
         let masks = &engine.bits[engine.masks_at..][..engine.masks];
         assert!(masks.iter().all(|&mask| mask >> p & 1 == 0));
         assert_eq!(narrow(&mut engine), fixed);
