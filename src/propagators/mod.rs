@@ -481,8 +481,8 @@ fn bits_from(bitset: &[u64], first: usize) -> u64 {
 /// Every narrowing goes through [`Ctx::restrict`] (the other methods wrap
 /// it), which schedules the subscribers of the changed variable and tells the
 /// trace, so a propagator never mentions either. (The built-in propagators
-/// of one or two variables narrow through an untraced twin of it when
-/// no trace records.)
+/// of one or two variables and the small value all-differents narrow
+/// through an untraced twin of it when no trace records.)
 pub struct Ctx<'a> {
     /// The current domains, as raw bits, indexed by variable.
     doms: &'a mut [u64],
@@ -622,6 +622,8 @@ impl<'a> Ctx<'a> {
                 fixed: self.fixed,
                 queue,
                 masks: self.wakeups.masks,
+                state: self.state,
+                first_word: self.run.0 as usize,
             }),
             _ => None,
         }
@@ -748,7 +750,9 @@ impl<'a> Ctx<'a> {
 }
 
 /// What the propagators of one or two variables (equal, offset, distance,
-/// not-distance, less, in-set) do with the domains: read one, narrow one.
+/// not-distance, less, in-set) and the small value all-differents do with
+/// the domains: read one, narrow one (and, for the all-different, read the
+/// fixed bits and its state word).
 ///
 /// [`Ctx`] does it in every case. [`Quiet`] does it for the common run,
 /// which no trace records and whose queue is one word, and then makes no
@@ -785,6 +789,13 @@ pub(crate) trait Narrow {
     fn at_most(&mut self, x: VarId, v: i32) -> Result<bool, Conflict> {
         self.restrict(x, Domain::FULL.at_most(v))
     }
+
+    /// The fixed variables among `first..first + n` ([`Ctx::fixed_range`]).
+    fn fixed_range(&self, first: usize, n: usize) -> u64;
+
+    /// The running propagator's first state word
+    /// ([`Ctx::first_state_word`]).
+    fn first_state_word(&mut self) -> &mut u64;
 }
 
 impl Narrow for Ctx<'_> {
@@ -796,6 +807,16 @@ impl Narrow for Ctx<'_> {
     #[inline(always)]
     fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
         Ctx::restrict(self, x, keep)
+    }
+
+    #[inline(always)]
+    fn fixed_range(&self, first: usize, n: usize) -> u64 {
+        Ctx::fixed_range(self, first, n)
+    }
+
+    #[inline(always)]
+    fn first_state_word(&mut self) -> &mut u64 {
+        Ctx::first_state_word(self)
     }
 }
 
@@ -811,6 +832,10 @@ pub(crate) struct Quiet<'c> {
     queue: &'c mut u64,
     /// The subscriber masks, one word each (see [`Wakeups::masks`]).
     masks: &'c [u64],
+    /// As [`Ctx`]'s, and where the running propagator's first word is in
+    /// it (read only by a propagator that asked for state words).
+    state: &'c mut [u64],
+    first_word: usize,
 }
 
 impl Narrow for Quiet<'_> {
@@ -835,6 +860,16 @@ impl Narrow for Quiet<'_> {
         let event = mark_event(self.fixed, i, new, || bounds_moved(old, new));
         *self.queue |= self.masks[3 * i + event];
         Ok(true)
+    }
+
+    #[inline(always)]
+    fn fixed_range(&self, first: usize, n: usize) -> u64 {
+        bits_from(self.fixed, first) & (u64::MAX >> (64 - n))
+    }
+
+    #[inline(always)]
+    fn first_state_word(&mut self) -> &mut u64 {
+        &mut self.state[self.first_word]
     }
 }
 
@@ -978,7 +1013,7 @@ impl AnyPropagator {
             AnyPropagator::Distance(_) => run_quiet_as!(Distance),
             AnyPropagator::NotDistance(_) => run_quiet_as!(NotDistance),
             AnyPropagator::Less(_) => run_quiet_as!(Less),
-            AnyPropagator::AllDifferentValue(_) => run_as!(AllDifferentValue),
+            AnyPropagator::AllDifferentValue(p) => p.runner(),
             AnyPropagator::AllDifferentDomain(_) => run_as!(AllDifferentDomain),
             AnyPropagator::EachValueHeld(_) => run_as!(EachValueHeld),
             AnyPropagator::Custom(_) => run_as!(Custom),
