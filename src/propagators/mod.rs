@@ -358,36 +358,7 @@ impl Wakeups<'_> {
     #[inline(always)]
     pub(crate) fn wake(&self, queue: &mut [u64], fixed: &mut [u64], i: usize, old: u64, new: u64) {
         // The bounds are looked at only when not fixed.
-        self.wake_with(queue, fixed, i, new, || bounds_moved(old, new));
-    }
-
-    /// [`Wakeups::wake`] for a variable whose domain is now `new`, given
-    /// whether a bound moved since the last wake-up.
-    #[inline(always)]
-    pub(crate) fn wake_moved(
-        &self,
-        queue: &mut [u64],
-        fixed: &mut [u64],
-        i: usize,
-        new: u64,
-        moved: bool,
-    ) {
-        self.wake_with(queue, fixed, i, new, || moved);
-    }
-
-    /// The event of variable `i` now `new` (fixed, else a bound moved as
-    /// `moved` says, else a value removed): marks it fixed in `fixed` if
-    /// it is, and queues the event's subscribers.
-    #[inline(always)]
-    fn wake_with(
-        &self,
-        queue: &mut [u64],
-        fixed: &mut [u64],
-        i: usize,
-        new: u64,
-        moved: impl FnOnce() -> bool,
-    ) {
-        let event = mark_event(fixed, i, new, moved);
+        let event = mark_event(fixed, i, new, || bounds_moved(old, new));
         self.queue_event(queue, i, event);
     }
 
@@ -471,9 +442,42 @@ pub(crate) fn fixed_bits(doms: &[u64], into: &mut [u64]) {
 fn bits_from(bitset: &[u64], first: usize) -> u64 {
     let (word, shift) = (first / 64, first % 64);
     // Shifting left twice moves the next word by `64 - shift` without a
-    // shift by 64 when `shift` is 0.
-    let [low, high] = [bitset[word], bitset[word + 1]];
-    low >> shift | (high << 1) << (63 - shift)
+    // shift by 64 when `shift` is 0. (One read of both words: one bounds
+    // check, not two.)
+    match bitset.get(word..word + 2) {
+        Some(&[low, high]) => low >> shift | (high << 1) << (63 - shift),
+        _ => unreachable!("a spare word follows every bit read (see fixed_words)"),
+    }
+}
+
+/// Sets bits `first..first + 64` of `bitset` as `bits` says (each bit set
+/// in `bits` sets its bit), in the two words they span; `bits` must hold
+/// no bit past the ones the other words hold, so that the spare word (see
+/// [`fixed_words`]) stays zero.
+#[inline(always)]
+fn set_bits_from(bitset: &mut [u64], first: usize, bits: u64) {
+    let (word, shift) = (first / 64, first % 64);
+    // As in `bits_from`: shifting right twice moves by `64 - shift`.
+    match bitset.get_mut(word..word + 2) {
+        Some([low, high]) => {
+            *low |= bits << shift;
+            *high |= (bits >> 1) >> (63 - shift);
+        }
+        _ => unreachable!("a spare word follows every bit set (see fixed_words)"),
+    }
+}
+
+/// The domains of a block of variables `first..first + n`, to narrow in
+/// place without waking anyone ([`Ctx::block`]), with what a propagator
+/// needs to know of them first.
+pub(crate) struct Block<'b> {
+    /// The domains, as raw bits: `doms[k]` is variable `first + k`'s.
+    pub(crate) doms: &'b mut [u64],
+    /// Bit `k` set: variable `first + k` is fixed.
+    pub(crate) fixed: u64,
+    /// Bit `k` set: some propagator subscribes to `Changed` or `Bounds` of
+    /// variable `first + k` (see [`Wakeups::weak`]).
+    pub(crate) weak: u64,
 }
 
 /// A propagator's only door to the domains: read them, narrow them.
@@ -654,13 +658,20 @@ impl<'a> Ctx<'a> {
         self.sink.is_some()
     }
 
-    /// The domains of variables `first..first + n`, to narrow in place
-    /// without waking anyone; the caller then hands every variable it
-    /// narrowed to [`Ctx::wake_block`]. Only while not [`Ctx::observed`].
+    /// The domains of variables `first..first + n` (`n <= 64`), to narrow
+    /// in place without waking anyone, with which of them are fixed and
+    /// which have subscribers to narrowings that leave them open; the
+    /// caller then hands every variable it narrowed that someone listens
+    /// to to [`Ctx::wake_block`]. Only while not [`Ctx::observed`].
     #[inline(always)]
-    pub(crate) fn block(&mut self, first: usize, n: usize) -> &mut [u64] {
+    pub(crate) fn block(&mut self, first: usize, n: usize) -> Block<'_> {
         debug_assert!(!self.observed(), "a trace sees every narrowing");
-        &mut self.doms[first..first + n]
+        let within = u64::MAX >> (64 - n);
+        Block {
+            fixed: bits_from(self.fixed, first) & within,
+            weak: bits_from(self.wakeups.weak, first) & within,
+            doms: &mut self.doms[first..first + n],
+        }
     }
 
     /// The current domains of variables `first..first + n`, as raw bits.
@@ -670,23 +681,35 @@ impl<'a> Ctx<'a> {
     }
 
     /// Wakes the subscribers of variables `first + k` for each bit `k` of
-    /// `narrowed`, as [`Ctx::restrict`] would have for all the narrowings
-    /// [`Ctx::block`] made: bit `k` of `moved` says whether a bound of
-    /// variable `first + k` moved, bit `k` of `fixed` whether it is now
-    /// fixed (`fixed` within `narrowed`). Several narrowings of one variable
-    /// wake the same propagators as one: the queue is a set, a bound that
-    /// moved in one step has moved overall, and only the last step can fix.
+    /// `wake`, as [`Ctx::restrict`] would have for all the narrowings
+    /// [`Ctx::block`] made (`wake` holds every narrowed variable the
+    /// block's `weak` bits have, and every one fixed): bit `k` of `moved`
+    /// says whether a bound of variable `first + k` moved, bit `k` of
+    /// `fixed` whether it is now fixed (`fixed` within `wake`). Several
+    /// narrowings of one variable wake the same propagators as one: the
+    /// queue is a set, a bound that moved in one step has moved overall,
+    /// and only the last step can fix.
     #[inline(always)]
-    pub(crate) fn wake_block(&mut self, first: usize, narrowed: u64, moved: u64, fixed: u64) {
-        // A narrowing that leaves the variable open wakes only subscribers
-        // to `Changed` or `Bounds`: skip the variables that have none.
-        let wake = fixed | narrowed & bits_from(self.wakeups.weak, first);
+    pub(crate) fn wake_block(&mut self, first: usize, wake: u64, moved: u64, fixed: u64) {
+        // Most runs fix nothing and wake no one.
+        if wake == 0 {
+            return;
+        }
+        set_bits_from(self.fixed, first, fixed);
+        // The event of variable `first + k` (as in `mark_event`): 2 fixed,
+        // else 1 if a bound moved, else 0.
+        let event = |k: usize| ((fixed >> k & 1) << 1 | (moved & !fixed) >> k & 1) as usize;
+        if let [queue] = self.queue {
+            // One queue word: one OR a variable, from its masks.
+            let masks = &self.wakeups.masks[3 * first..];
+            for k in all_different::ones(wake) {
+                *queue |= masks[3 * k + event(k)];
+            }
+            return;
+        }
         for k in all_different::ones(wake) {
-            let x = first + k;
-            let new = self.doms[x];
-            let moved = moved >> k & 1 != 0;
             self.wakeups
-                .wake_moved(self.queue, self.fixed, x, new, moved);
+                .queue_event_words(self.queue, first + k, event(k));
         }
     }
 
@@ -695,14 +718,6 @@ impl<'a> Ctx<'a> {
     #[inline(always)]
     pub(crate) fn fixed_range(&self, first: usize, n: usize) -> u64 {
         bits_from(self.fixed, first) & (u64::MAX >> (64 - n))
-    }
-
-    /// The variables among `first..first + n` (`n <= 64`) that some
-    /// propagator subscribes to `Changed` or `Bounds` of (see
-    /// [`Wakeups::weak`]): bit `k` for variable `first + k`.
-    #[inline(always)]
-    pub(crate) fn weak_range(&self, first: usize, n: usize) -> u64 {
-        bits_from(self.wakeups.weak, first) & (u64::MAX >> (64 - n))
     }
 
     /// Fixes `x` to `v`.

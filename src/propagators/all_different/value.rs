@@ -358,6 +358,22 @@ impl AllDifferentValue {
     }
 }
 
+/// What [`AllDifferentValue::rounds_in_place`] did to a block.
+struct InPlace {
+    /// The run's result (a conflict as soon as a domain would be emptied,
+    /// or two fresh positions share a value).
+    result: Propagation,
+    /// The positions still open.
+    open: u64,
+    /// The positions narrowed (noted only when someone listens to
+    /// narrowings that leave a variable open, else zero), ...
+    narrowed: u64,
+    /// ... those whose bounds moved (likewise), ...
+    moved: u64,
+    /// ... and those the run fixed.
+    fixed: u64,
+}
+
 /// The largest group [`AllDifferentValue`] runs in one pass a round.
 ///
 /// Both ways make the same restricts in the same order. The one-pass loop
@@ -547,36 +563,48 @@ impl AllDifferentValue {
         let all = u64::MAX >> (64 - n);
         // Bit i set: position i is fixed and its value is gone from the others.
         let open = !*ctx.first_state_word() & all;
-        let fresh = ctx.fixed_range(first, n) & open;
+        let block = ctx.block(first, n);
+        let fresh = block.fixed & open;
         if fresh == 0 {
             return Ok(Status::Fixpoint);
         }
         // Whether anyone listens to a narrowing that leaves a variable of
         // the group open: if not (N-queens), the rounds track only the
         // positions they fix.
-        if ctx.weak_range(first, n) != 0 {
-            self.rounds_in_place::<M, true>(ctx, first, open, fresh)
+        let weak = block.weak;
+        let done = if weak != 0 {
+            self.rounds_in_place::<M, true>(block.doms, open, fresh)
         } else {
-            self.rounds_in_place::<M, false>(ctx, first, open, fresh)
+            self.rounds_in_place::<M, false>(block.doms, open, fresh)
+        };
+        // The narrowings that left a variable open wake only the listeners
+        // `weak` has (and without any, `fixed | fixed & weak` needs no read
+        // of them).
+        ctx.wake_block(
+            first,
+            done.fixed | done.narrowed & weak,
+            done.moved,
+            done.fixed,
+        );
+        if done.result.is_ok() {
+            *ctx.first_state_word() = !done.open & all;
         }
+        done.result
     }
 
-    /// The rounds of [`Self::block_rounds`] from the positions `fresh`
-    /// among `open`. `WEAK`: some variable of the group has subscribers to
-    /// narrowings that leave it open, so the rounds note every position
-    /// they narrow and whether its bounds moved; else only those they fix.
+    /// The rounds of [`Self::block_rounds`] on the group's block of
+    /// domains `doms`, from the positions `fresh` among `open`. `WEAK`:
+    /// some variable of the group has subscribers to narrowings that leave
+    /// it open, so the rounds note every position they narrow and whether
+    /// its bounds moved; else only those they fix.
     #[inline(always)]
     fn rounds_in_place<const M: u8, const WEAK: bool>(
         &self,
-        ctx: &mut Ctx<'_>,
-        first: usize,
+        doms: &mut [u64],
         mut open: u64,
         mut fresh: u64,
-    ) -> Propagation {
-        let n = self.vars.len();
+    ) -> InPlace {
         let offsets = self.offsets_for::<M>();
-        let all = u64::MAX >> (64 - n);
-        let doms = ctx.block(first, n);
         // The positions narrowed, those whose bounds moved, and those the
         // run fixed.
         let (mut narrowed, mut moved, mut fixed) = (0u64, 0u64, 0u64);
@@ -625,17 +653,13 @@ impl AllDifferentValue {
                 break Ok(Status::Fixpoint);
             }
         };
-        if !WEAK {
-            // Nobody listens to the narrowings that left a variable open:
-            // the wake-ups are those of the fixed ones (and `fixed | fixed
-            // & weak` needs no read of the subscribers).
-            narrowed = fixed;
+        InPlace {
+            result,
+            open,
+            narrowed,
+            moved,
+            fixed,
         }
-        ctx.wake_block(first, narrowed, moved, fixed);
-        if result.is_ok() {
-            *ctx.first_state_word() = !open & all;
-        }
-        result
     }
 
     /// The whole run for a larger group: [`Self::filter`] in the group's
