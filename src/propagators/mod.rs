@@ -1123,6 +1123,59 @@ mod tests {
     }
 
     #[test]
+    fn wake_block_wakes_and_marks_as_waking_each_variable_does() {
+        // 100 variables, random subscriber masks over queues of one and two
+        // words, a block anywhere among them narrowed at random: waking the
+        // block at once must queue the propagators and mark the fixed
+        // variables that waking each narrowed variable in turn does.
+        let mut rng = crate::check::SplitMix64::new(23);
+        for _ in 0..2_000 {
+            let words = 1 + rng.below(2);
+            let masks: Vec<u64> = (0..300 * words).map(|_| rng.next_u64()).collect();
+            let wakeups = Wakeups {
+                masks: &masks,
+                bounds: &[],
+                list: &[],
+                weak: &[],
+            };
+            let (first, n) = (rng.below(90), 1 + rng.below(10));
+            let old: Vec<u64> = (0..100).map(|_| rng.next_u64() | 1 << 40).collect();
+            let mut doms = old.clone();
+            let (mut wake, mut moved, mut fixed) = (0u64, 0u64, 0u64);
+            for k in 0..n {
+                let x = first + k;
+                doms[x] = match rng.below(3) {
+                    0 => old[x],
+                    1 => old[x] & old[x].wrapping_neg(),
+                    _ => old[x] & (rng.next_u64() | 1 << 40),
+                };
+                if doms[x] != old[x] {
+                    wake |= 1 << k;
+                    moved |= u64::from(super::bounds_moved(old[x], doms[x])) << k;
+                    fixed |= u64::from(Domain::from_bits(doms[x]).is_fixed()) << k;
+                }
+            }
+            let (mut queue, mut marks) = (vec![0u64; words], vec![0u64; fixed_words(100)]);
+            for k in super::all_different::ones(wake) {
+                let x = first + k;
+                wakeups.wake(&mut queue, &mut marks, x, old[x], doms[x]);
+            }
+            let (mut block_queue, mut block_marks) =
+                (vec![0u64; words], vec![0u64; fixed_words(100)]);
+            let mut ctx = Ctx::new(
+                &mut doms,
+                &mut block_marks,
+                &mut [],
+                &mut block_queue,
+                wakeups,
+                None,
+            );
+            ctx.wake_block(first, wake, moved, fixed);
+            assert_eq!((block_queue, block_marks), (queue, marks), "{first} + {n}");
+        }
+    }
+
+    #[test]
     fn bounds_moved_agrees_with_comparing_the_bounds() {
         // Random domains and random subsets of them, empty and equal ones
         // included, with both ends of the word among them.
