@@ -358,36 +358,7 @@ impl Wakeups<'_> {
     #[inline(always)]
     pub(crate) fn wake(&self, queue: &mut [u64], fixed: &mut [u64], i: usize, old: u64, new: u64) {
         // The bounds are looked at only when not fixed.
-        self.wake_with(queue, fixed, i, new, || bounds_moved(old, new));
-    }
-
-    /// [`Wakeups::wake`] for a variable whose domain is now `new`, given
-    /// whether a bound moved since the last wake-up.
-    #[inline(always)]
-    pub(crate) fn wake_moved(
-        &self,
-        queue: &mut [u64],
-        fixed: &mut [u64],
-        i: usize,
-        new: u64,
-        moved: bool,
-    ) {
-        self.wake_with(queue, fixed, i, new, || moved);
-    }
-
-    /// The event of variable `i` now `new` (fixed, else a bound moved as
-    /// `moved` says, else a value removed): marks it fixed in `fixed` if
-    /// it is, and queues the event's subscribers.
-    #[inline(always)]
-    fn wake_with(
-        &self,
-        queue: &mut [u64],
-        fixed: &mut [u64],
-        i: usize,
-        new: u64,
-        moved: impl FnOnce() -> bool,
-    ) {
-        let event = mark_event(fixed, i, new, moved);
+        let event = mark_event(fixed, i, new, || bounds_moved(old, new));
         self.queue_event(queue, i, event);
     }
 
@@ -471,9 +442,42 @@ pub(crate) fn fixed_bits(doms: &[u64], into: &mut [u64]) {
 fn bits_from(bitset: &[u64], first: usize) -> u64 {
     let (word, shift) = (first / 64, first % 64);
     // Shifting left twice moves the next word by `64 - shift` without a
-    // shift by 64 when `shift` is 0.
-    let [low, high] = [bitset[word], bitset[word + 1]];
-    low >> shift | (high << 1) << (63 - shift)
+    // shift by 64 when `shift` is 0. (One read of both words: one bounds
+    // check, not two.)
+    match bitset.get(word..word + 2) {
+        Some(&[low, high]) => low >> shift | (high << 1) << (63 - shift),
+        _ => unreachable!("a spare word follows every bit read (see fixed_words)"),
+    }
+}
+
+/// Sets bits `first..first + 64` of `bitset` as `bits` says (each bit set
+/// in `bits` sets its bit), in the two words they span; `bits` must hold
+/// no bit past the ones the other words hold, so that the spare word (see
+/// [`fixed_words`]) stays zero.
+#[inline(always)]
+fn set_bits_from(bitset: &mut [u64], first: usize, bits: u64) {
+    let (word, shift) = (first / 64, first % 64);
+    // As in `bits_from`: shifting right twice moves by `64 - shift`.
+    match bitset.get_mut(word..word + 2) {
+        Some([low, high]) => {
+            *low |= bits << shift;
+            *high |= (bits >> 1) >> (63 - shift);
+        }
+        _ => unreachable!("a spare word follows every bit set (see fixed_words)"),
+    }
+}
+
+/// The domains of a block of variables `first..first + n`, to narrow in
+/// place without waking anyone ([`Ctx::block`]), with what a propagator
+/// needs to know of them first.
+pub(crate) struct Block<'b> {
+    /// The domains, as raw bits: `doms[k]` is variable `first + k`'s.
+    pub(crate) doms: &'b mut [u64],
+    /// Bit `k` set: variable `first + k` is fixed.
+    pub(crate) fixed: u64,
+    /// Bit `k` set: some propagator subscribes to `Changed` or `Bounds` of
+    /// variable `first + k` (see [`Wakeups::weak`]).
+    pub(crate) weak: u64,
 }
 
 /// A propagator's only door to the domains: read them, narrow them.
@@ -481,8 +485,8 @@ fn bits_from(bitset: &[u64], first: usize) -> u64 {
 /// Every narrowing goes through [`Ctx::restrict`] (the other methods wrap
 /// it), which schedules the subscribers of the changed variable and tells the
 /// trace, so a propagator never mentions either. (The built-in propagators
-/// of one or two variables narrow through an untraced twin of it when
-/// no trace records.)
+/// of one or two variables and the small value all-differents narrow
+/// through an untraced twin of it when no trace records.)
 pub struct Ctx<'a> {
     /// The current domains, as raw bits, indexed by variable.
     doms: &'a mut [u64],
@@ -622,6 +626,8 @@ impl<'a> Ctx<'a> {
                 fixed: self.fixed,
                 queue,
                 masks: self.wakeups.masks,
+                state: self.state,
+                first_word: self.run.0 as usize,
             }),
             _ => None,
         }
@@ -652,13 +658,20 @@ impl<'a> Ctx<'a> {
         self.sink.is_some()
     }
 
-    /// The domains of variables `first..first + n`, to narrow in place
-    /// without waking anyone; the caller then hands every variable it
-    /// narrowed to [`Ctx::wake_block`]. Only while not [`Ctx::observed`].
+    /// The domains of variables `first..first + n` (`n <= 64`), to narrow
+    /// in place without waking anyone, with which of them are fixed and
+    /// which have subscribers to narrowings that leave them open; the
+    /// caller then hands every variable it narrowed that someone listens
+    /// to to [`Ctx::wake_block`]. Only while not [`Ctx::observed`].
     #[inline(always)]
-    pub(crate) fn block(&mut self, first: usize, n: usize) -> &mut [u64] {
+    pub(crate) fn block(&mut self, first: usize, n: usize) -> Block<'_> {
         debug_assert!(!self.observed(), "a trace sees every narrowing");
-        &mut self.doms[first..first + n]
+        let within = u64::MAX >> (64 - n);
+        Block {
+            fixed: bits_from(self.fixed, first) & within,
+            weak: bits_from(self.wakeups.weak, first) & within,
+            doms: &mut self.doms[first..first + n],
+        }
     }
 
     /// The current domains of variables `first..first + n`, as raw bits.
@@ -668,23 +681,35 @@ impl<'a> Ctx<'a> {
     }
 
     /// Wakes the subscribers of variables `first + k` for each bit `k` of
-    /// `narrowed`, as [`Ctx::restrict`] would have for all the narrowings
-    /// [`Ctx::block`] made: bit `k` of `moved` says whether a bound of
-    /// variable `first + k` moved, bit `k` of `fixed` whether it is now
-    /// fixed (`fixed` within `narrowed`). Several narrowings of one variable
-    /// wake the same propagators as one: the queue is a set, a bound that
-    /// moved in one step has moved overall, and only the last step can fix.
+    /// `wake`, as [`Ctx::restrict`] would have for all the narrowings
+    /// [`Ctx::block`] made (`wake` holds every narrowed variable the
+    /// block's `weak` bits have, and every one fixed): bit `k` of `moved`
+    /// says whether a bound of variable `first + k` moved, bit `k` of
+    /// `fixed` whether it is now fixed (`fixed` within `wake`). Several
+    /// narrowings of one variable wake the same propagators as one: the
+    /// queue is a set, a bound that moved in one step has moved overall,
+    /// and only the last step can fix.
     #[inline(always)]
-    pub(crate) fn wake_block(&mut self, first: usize, narrowed: u64, moved: u64, fixed: u64) {
-        // A narrowing that leaves the variable open wakes only subscribers
-        // to `Changed` or `Bounds`: skip the variables that have none.
-        let wake = fixed | narrowed & bits_from(self.wakeups.weak, first);
+    pub(crate) fn wake_block(&mut self, first: usize, wake: u64, moved: u64, fixed: u64) {
+        // Most runs fix nothing and wake no one.
+        if wake == 0 {
+            return;
+        }
+        set_bits_from(self.fixed, first, fixed);
+        // The event of variable `first + k` (as in `mark_event`): 2 fixed,
+        // else 1 if a bound moved, else 0.
+        let event = |k: usize| ((fixed >> k & 1) << 1 | (moved & !fixed) >> k & 1) as usize;
+        if let [queue] = self.queue {
+            // One queue word: one OR a variable, from its masks.
+            let masks = &self.wakeups.masks[3 * first..];
+            for k in all_different::ones(wake) {
+                *queue |= masks[3 * k + event(k)];
+            }
+            return;
+        }
         for k in all_different::ones(wake) {
-            let x = first + k;
-            let new = self.doms[x];
-            let moved = moved >> k & 1 != 0;
             self.wakeups
-                .wake_moved(self.queue, self.fixed, x, new, moved);
+                .queue_event_words(self.queue, first + k, event(k));
         }
     }
 
@@ -693,14 +718,6 @@ impl<'a> Ctx<'a> {
     #[inline(always)]
     pub(crate) fn fixed_range(&self, first: usize, n: usize) -> u64 {
         bits_from(self.fixed, first) & (u64::MAX >> (64 - n))
-    }
-
-    /// The variables among `first..first + n` (`n <= 64`) that some
-    /// propagator subscribes to `Changed` or `Bounds` of (see
-    /// [`Wakeups::weak`]): bit `k` for variable `first + k`.
-    #[inline(always)]
-    pub(crate) fn weak_range(&self, first: usize, n: usize) -> u64 {
-        bits_from(self.wakeups.weak, first) & (u64::MAX >> (64 - n))
     }
 
     /// Fixes `x` to `v`.
@@ -748,7 +765,9 @@ impl<'a> Ctx<'a> {
 }
 
 /// What the propagators of one or two variables (equal, offset, distance,
-/// not-distance, less, in-set) do with the domains: read one, narrow one.
+/// not-distance, less, in-set) and the small value all-differents do with
+/// the domains: read one, narrow one (and, for the all-different, read the
+/// fixed bits and its state word).
 ///
 /// [`Ctx`] does it in every case. [`Quiet`] does it for the common run,
 /// which no trace records and whose queue is one word, and then makes no
@@ -785,6 +804,13 @@ pub(crate) trait Narrow {
     fn at_most(&mut self, x: VarId, v: i32) -> Result<bool, Conflict> {
         self.restrict(x, Domain::FULL.at_most(v))
     }
+
+    /// The fixed variables among `first..first + n` ([`Ctx::fixed_range`]).
+    fn fixed_range(&self, first: usize, n: usize) -> u64;
+
+    /// The running propagator's first state word
+    /// ([`Ctx::first_state_word`]).
+    fn first_state_word(&mut self) -> &mut u64;
 }
 
 impl Narrow for Ctx<'_> {
@@ -796,6 +822,16 @@ impl Narrow for Ctx<'_> {
     #[inline(always)]
     fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
         Ctx::restrict(self, x, keep)
+    }
+
+    #[inline(always)]
+    fn fixed_range(&self, first: usize, n: usize) -> u64 {
+        Ctx::fixed_range(self, first, n)
+    }
+
+    #[inline(always)]
+    fn first_state_word(&mut self) -> &mut u64 {
+        Ctx::first_state_word(self)
     }
 }
 
@@ -811,6 +847,10 @@ pub(crate) struct Quiet<'c> {
     queue: &'c mut u64,
     /// The subscriber masks, one word each (see [`Wakeups::masks`]).
     masks: &'c [u64],
+    /// As [`Ctx`]'s, and where the running propagator's first word is in
+    /// it (read only by a propagator that asked for state words).
+    state: &'c mut [u64],
+    first_word: usize,
 }
 
 impl Narrow for Quiet<'_> {
@@ -835,6 +875,16 @@ impl Narrow for Quiet<'_> {
         let event = mark_event(self.fixed, i, new, || bounds_moved(old, new));
         *self.queue |= self.masks[3 * i + event];
         Ok(true)
+    }
+
+    #[inline(always)]
+    fn fixed_range(&self, first: usize, n: usize) -> u64 {
+        bits_from(self.fixed, first) & (u64::MAX >> (64 - n))
+    }
+
+    #[inline(always)]
+    fn first_state_word(&mut self) -> &mut u64 {
+        &mut self.state[self.first_word]
     }
 }
 
@@ -978,7 +1028,7 @@ impl AnyPropagator {
             AnyPropagator::Distance(_) => run_quiet_as!(Distance),
             AnyPropagator::NotDistance(_) => run_quiet_as!(NotDistance),
             AnyPropagator::Less(_) => run_quiet_as!(Less),
-            AnyPropagator::AllDifferentValue(_) => run_as!(AllDifferentValue),
+            AnyPropagator::AllDifferentValue(p) => p.runner(),
             AnyPropagator::AllDifferentDomain(_) => run_as!(AllDifferentDomain),
             AnyPropagator::EachValueHeld(_) => run_as!(EachValueHeld),
             AnyPropagator::Custom(_) => run_as!(Custom),
@@ -1070,6 +1120,59 @@ mod tests {
             narrowed > 2_000 && conflicts > 1_000,
             "the cases cover narrowings ({narrowed}) and conflicts ({conflicts})"
         );
+    }
+
+    #[test]
+    fn wake_block_wakes_and_marks_as_waking_each_variable_does() {
+        // 100 variables, random subscriber masks over queues of one and two
+        // words, a block anywhere among them narrowed at random: waking the
+        // block at once must queue the propagators and mark the fixed
+        // variables that waking each narrowed variable in turn does.
+        let mut rng = crate::check::SplitMix64::new(23);
+        for _ in 0..2_000 {
+            let words = 1 + rng.below(2);
+            let masks: Vec<u64> = (0..300 * words).map(|_| rng.next_u64()).collect();
+            let wakeups = Wakeups {
+                masks: &masks,
+                bounds: &[],
+                list: &[],
+                weak: &[],
+            };
+            let (first, n) = (rng.below(90), 1 + rng.below(10));
+            let old: Vec<u64> = (0..100).map(|_| rng.next_u64() | 1 << 40).collect();
+            let mut doms = old.clone();
+            let (mut wake, mut moved, mut fixed) = (0u64, 0u64, 0u64);
+            for k in 0..n {
+                let x = first + k;
+                doms[x] = match rng.below(3) {
+                    0 => old[x],
+                    1 => old[x] & old[x].wrapping_neg(),
+                    _ => old[x] & (rng.next_u64() | 1 << 40),
+                };
+                if doms[x] != old[x] {
+                    wake |= 1 << k;
+                    moved |= u64::from(super::bounds_moved(old[x], doms[x])) << k;
+                    fixed |= u64::from(Domain::from_bits(doms[x]).is_fixed()) << k;
+                }
+            }
+            let (mut queue, mut marks) = (vec![0u64; words], vec![0u64; fixed_words(100)]);
+            for k in super::all_different::ones(wake) {
+                let x = first + k;
+                wakeups.wake(&mut queue, &mut marks, x, old[x], doms[x]);
+            }
+            let (mut block_queue, mut block_marks) =
+                (vec![0u64; words], vec![0u64; fixed_words(100)]);
+            let mut ctx = Ctx::new(
+                &mut doms,
+                &mut block_marks,
+                &mut [],
+                &mut block_queue,
+                wakeups,
+                None,
+            );
+            ctx.wake_block(first, wake, moved, fixed);
+            assert_eq!((block_queue, block_marks), (queue, marks), "{first} + {n}");
+        }
     }
 
     #[test]

@@ -13,8 +13,8 @@ use super::{all_distinct, at_most_one, ones, shift};
 use crate::domain::Domain;
 use crate::model::VarId;
 use crate::propagators::{
-    Conflict, Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions, bounds_moved,
-    has_repeats, in_order_from,
+    AnyPropagator, Conflict, Ctx, Event, Narrow, Priority, Propagation, Propagator, Runner, Status,
+    Subscriptions, bounds_moved, has_repeats, in_order_from,
 };
 
 /// Value-strength all-different.
@@ -127,7 +127,7 @@ impl AllDifferentValue {
     /// The positions of `open` whose variables are fixed, found as
     /// `SOURCE` says ([`ANY_GROUP`]: as the group's shape allows).
     #[inline(always)]
-    fn fixed_among<const SOURCE: u8>(&self, ctx: &Ctx<'_>, open: u64) -> u64 {
+    fn fixed_among<const SOURCE: u8>(&self, ctx: &impl Narrow, open: u64) -> u64 {
         // A group `IN_ORDER` or in a `WINDOW` has a window (see `source`).
         let base = self.window.unwrap_or(0) as usize;
         let source = match SOURCE {
@@ -163,9 +163,9 @@ impl AllDifferentValue {
     /// its variable was fixed through another position), joins the next
     /// round's fresh ones.
     #[inline(never)]
-    fn one_pass<const SHIFTED: bool, const REPEATS: bool, const SOURCE: u8>(
+    fn one_pass<N: Narrow, const SHIFTED: bool, const REPEATS: bool, const SOURCE: u8>(
         &self,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut N,
     ) -> Propagation {
         // Without offsets (`SHIFTED` false, the list is empty) every shift
         // is by zero, and compiles away.
@@ -358,6 +358,22 @@ impl AllDifferentValue {
     }
 }
 
+/// What [`AllDifferentValue::rounds_in_place`] did to a block.
+struct InPlace {
+    /// The run's result (a conflict as soon as a domain would be emptied,
+    /// or two fresh positions share a value).
+    result: Propagation,
+    /// The positions still open.
+    open: u64,
+    /// The positions narrowed (noted only when someone listens to
+    /// narrowings that leave a variable open, else zero), ...
+    narrowed: u64,
+    /// ... those whose bounds moved (likewise), ...
+    moved: u64,
+    /// ... and those the run fixed.
+    fixed: u64,
+}
+
 /// The largest group [`AllDifferentValue`] runs in one pass a round.
 ///
 /// Both ways make the same restricts in the same order. The one-pass loop
@@ -454,18 +470,61 @@ impl AllDifferentValue {
     #[inline(always)]
     fn run_as(&self, run: Run, ctx: &mut Ctx<'_>) -> Propagation {
         match run {
-            Run::OnePassInOrder => self.one_pass::<false, false, IN_ORDER>(ctx),
-            Run::OnePassWindow => self.one_pass::<false, false, WINDOW>(ctx),
-            Run::OnePass => self.one_pass::<false, false, ANY_GROUP>(ctx),
-            Run::OnePassShifted => self.one_pass::<true, false, ANY_GROUP>(ctx),
-            Run::OnePassRepeats => self.one_pass::<false, true, ANY_GROUP>(ctx),
-            Run::OnePassShiftedRepeats => self.one_pass::<true, true, ANY_GROUP>(ctx),
+            Run::OnePassInOrder => self.one_pass_door::<false, false, IN_ORDER>(ctx),
+            Run::OnePassWindow => self.one_pass_door::<false, false, WINDOW>(ctx),
+            Run::OnePass => self.one_pass_door::<false, false, ANY_GROUP>(ctx),
+            Run::OnePassShifted => self.one_pass_door::<true, false, ANY_GROUP>(ctx),
+            Run::OnePassRepeats => self.one_pass_door::<false, true, ANY_GROUP>(ctx),
+            Run::OnePassShiftedRepeats => self.one_pass_door::<true, true, ANY_GROUP>(ctx),
             Run::InOrder if !ctx.observed() => self.in_place::<NO_OFFSETS>(ctx),
             Run::InOrderNonNegative if !ctx.observed() => self.in_place::<NON_NEGATIVE>(ctx),
             Run::InOrderShifted if !ctx.observed() => self.in_place::<ANY_OFFSETS>(ctx),
             Run::InOrder | Run::InOrderNonNegative | Run::InOrderShifted | Run::Rounds => {
                 self.in_rounds(ctx)
             }
+        }
+    }
+
+    /// The function that runs this propagator ([`AnyPropagator::runner`]):
+    /// one for each way it runs ([`Run`]), so that a run starts without
+    /// matching on the way, and the function the engine calls holds only
+    /// the calls of one way (each saves the registers of all it holds).
+    pub(crate) fn runner(&self) -> Runner {
+        macro_rules! way {
+            ($p:ident, $ctx:ident => $body:expr) => {
+                |any, $ctx| match any {
+                    AnyPropagator::AllDifferentValue($p) => $body,
+                    _ => unreachable!("a runner is only paired with its own kind"),
+                }
+            };
+        }
+        match self.run {
+            Run::OnePassInOrder => way!(p, ctx => p.one_pass_door::<false, false, IN_ORDER>(ctx)),
+            Run::OnePassWindow => way!(p, ctx => p.one_pass_door::<false, false, WINDOW>(ctx)),
+            Run::OnePass => way!(p, ctx => p.one_pass_door::<false, false, ANY_GROUP>(ctx)),
+            Run::OnePassShifted => way!(p, ctx => p.one_pass_door::<true, false, ANY_GROUP>(ctx)),
+            Run::OnePassRepeats => way!(p, ctx => p.one_pass_door::<false, true, ANY_GROUP>(ctx)),
+            Run::OnePassShiftedRepeats => {
+                way!(p, ctx => p.one_pass_door::<true, true, ANY_GROUP>(ctx))
+            }
+            Run::InOrder => way!(p, ctx => p.run_as(Run::InOrder, ctx)),
+            Run::InOrderNonNegative => way!(p, ctx => p.run_as(Run::InOrderNonNegative, ctx)),
+            Run::InOrderShifted => way!(p, ctx => p.run_as(Run::InOrderShifted, ctx)),
+            Run::Rounds => way!(p, ctx => p.in_rounds(ctx)),
+        }
+    }
+
+    /// [`Self::one_pass`] through the quiet door ([`Ctx::quiet`]) when
+    /// the run may take it, which makes it free of calls, else through
+    /// `ctx`.
+    #[inline(always)]
+    fn one_pass_door<const SHIFTED: bool, const REPEATS: bool, const SOURCE: u8>(
+        &self,
+        ctx: &mut Ctx<'_>,
+    ) -> Propagation {
+        match ctx.quiet() {
+            Some(mut quiet) => self.one_pass::<_, SHIFTED, REPEATS, SOURCE>(&mut quiet),
+            None => self.one_pass::<_, SHIFTED, REPEATS, SOURCE>(ctx),
         }
     }
 
@@ -504,36 +563,48 @@ impl AllDifferentValue {
         let all = u64::MAX >> (64 - n);
         // Bit i set: position i is fixed and its value is gone from the others.
         let open = !*ctx.first_state_word() & all;
-        let fresh = ctx.fixed_range(first, n) & open;
+        let block = ctx.block(first, n);
+        let fresh = block.fixed & open;
         if fresh == 0 {
             return Ok(Status::Fixpoint);
         }
         // Whether anyone listens to a narrowing that leaves a variable of
         // the group open: if not (N-queens), the rounds track only the
         // positions they fix.
-        if ctx.weak_range(first, n) != 0 {
-            self.rounds_in_place::<M, true>(ctx, first, open, fresh)
+        let weak = block.weak;
+        let done = if weak != 0 {
+            self.rounds_in_place::<M, true>(block.doms, open, fresh)
         } else {
-            self.rounds_in_place::<M, false>(ctx, first, open, fresh)
+            self.rounds_in_place::<M, false>(block.doms, open, fresh)
+        };
+        // The narrowings that left a variable open wake only the listeners
+        // `weak` has (and without any, `fixed | fixed & weak` needs no read
+        // of them).
+        ctx.wake_block(
+            first,
+            done.fixed | done.narrowed & weak,
+            done.moved,
+            done.fixed,
+        );
+        if done.result.is_ok() {
+            *ctx.first_state_word() = !done.open & all;
         }
+        done.result
     }
 
-    /// The rounds of [`Self::block_rounds`] from the positions `fresh`
-    /// among `open`. `WEAK`: some variable of the group has subscribers to
-    /// narrowings that leave it open, so the rounds note every position
-    /// they narrow and whether its bounds moved; else only those they fix.
+    /// The rounds of [`Self::block_rounds`] on the group's block of
+    /// domains `doms`, from the positions `fresh` among `open`. `WEAK`:
+    /// some variable of the group has subscribers to narrowings that leave
+    /// it open, so the rounds note every position they narrow and whether
+    /// its bounds moved; else only those they fix.
     #[inline(always)]
     fn rounds_in_place<const M: u8, const WEAK: bool>(
         &self,
-        ctx: &mut Ctx<'_>,
-        first: usize,
+        doms: &mut [u64],
         mut open: u64,
         mut fresh: u64,
-    ) -> Propagation {
-        let n = self.vars.len();
+    ) -> InPlace {
         let offsets = self.offsets_for::<M>();
-        let all = u64::MAX >> (64 - n);
-        let doms = ctx.block(first, n);
         // The positions narrowed, those whose bounds moved, and those the
         // run fixed.
         let (mut narrowed, mut moved, mut fixed) = (0u64, 0u64, 0u64);
@@ -582,17 +653,13 @@ impl AllDifferentValue {
                 break Ok(Status::Fixpoint);
             }
         };
-        if !WEAK {
-            // Nobody listens to the narrowings that left a variable open:
-            // the wake-ups are those of the fixed ones (and `fixed | fixed
-            // & weak` needs no read of the subscribers).
-            narrowed = fixed;
+        InPlace {
+            result,
+            open,
+            narrowed,
+            moved,
+            fixed,
         }
-        ctx.wake_block(first, narrowed, moved, fixed);
-        if result.is_ok() {
-            *ctx.first_state_word() = !open & all;
-        }
-        result
     }
 
     /// The whole run for a larger group: [`Self::filter`] in the group's
@@ -792,6 +859,80 @@ mod tests {
             modes.iter().all(|&m| m > 200) && unheard > 300,
             "the cases cover each offset mode in place ({modes:?}) and \
              groups nobody listens to ({unheard})"
+        );
+    }
+
+    #[test]
+    fn every_runner_narrows_and_wakes_as_propagate_through_a_recording_context() {
+        // Groups of 2 to 12 positions of every shape (in order, in a window,
+        // scattered, repeated; offsets of either sign or none), fixed a
+        // variable at a time as a search would, with random listeners: the
+        // runner the engine calls, which takes the quiet door or the
+        // in-place block when nobody records, must leave the result,
+        // domains, fixed bits, queue and positions handled that `propagate`
+        // through a recording context leaves.
+        use crate::propagators::AnyPropagator;
+        let mut rng = SplitMix64::new(21);
+        let mut runs = std::collections::BTreeMap::new();
+        let (mut narrowings, mut conflicts) = (0, 0);
+        for _ in 0..6_000 {
+            let n = 2 + rng.below(11);
+            let m = n + rng.below(21 - n);
+            let vars: std::sync::Arc<[VarId]> = match rng.below(3) {
+                0 => group_in_order(rng.below(m - n + 1), n),
+                1 => (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect(),
+                _ => {
+                    let mut order: Vec<u32> = (0..m as u32).collect();
+                    for i in (1..m).rev() {
+                        order.swap(i, rng.below(i + 1));
+                    }
+                    order[..n].iter().map(|&x| VarId::new(0, x)).collect()
+                }
+            };
+            let offsets: Box<[i32]> = match rng.below(3) {
+                0 => Box::default(),
+                1 => (0..n).map(|_| rng.below(5) as i32).collect(),
+                _ => (0..n).map(|_| rng.below(7) as i32 - 3).collect(),
+            };
+            let mut p = AllDifferentValue::new(vars, offsets);
+            if p.run == Run::OnePassWindow && rng.below(2) == 0 {
+                // As if scattered over more than 64 variables.
+                (p.window, p.run) = (None, Run::OnePass);
+            }
+            *runs.entry(format!("{:?}", p.run)).or_insert(0) += 1;
+            let any = AnyPropagator::AllDifferentValue(p.clone());
+            let mut doms = random_domains(&mut rng, m, 2, 8, 10);
+            let mut state = [0u64; 1];
+            let weak = match rng.below(3) {
+                0 => u64::MAX,
+                1 => 0,
+                _ => rng.next_u64(),
+            };
+            for _ in 0..m {
+                let x = rng.below(m);
+                doms[x] &= doms[x].wrapping_neg();
+                let mut quiet_state = state;
+                let quiet = run_with_events(&doms, &mut quiet_state, false, weak, |ctx| {
+                    (any.runner())(&any, ctx)
+                });
+                let traced = run_with_events(&doms, &mut state, true, weak, |ctx| p.propagate(ctx));
+                assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
+                if traced.0.is_err() {
+                    conflicts += 1;
+                    break;
+                }
+                narrowings += usize::from(traced.1 != doms);
+                assert_eq!(quiet_state, state, "group {p:?} on {doms:?}");
+                doms = traced.1;
+            }
+        }
+        assert!(
+            runs.len() == 10 && runs.values().all(|&k| k > 100),
+            "the cases cover every way of running: {runs:?}"
+        );
+        assert!(
+            narrowings > 5_000 && conflicts > 1_000,
+            "the cases cover narrowings ({narrowings}) and conflicts ({conflicts})"
         );
     }
 
