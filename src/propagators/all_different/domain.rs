@@ -16,7 +16,7 @@ use super::{all_distinct, at_most_one, ones, shift};
 use crate::domain::Domain;
 use crate::model::VarId;
 use crate::propagators::{
-    Conflict, Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions,
+    Conflict, Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions,
 };
 
 /// Domain-strength all-different (Hall sets, Régin's matching).
@@ -131,13 +131,10 @@ impl AllDifferentDomain {
             };
         }
 
-        for i in ones(narrowed) {
-            let keep = if self.shifted {
-                shift(dom[i], -self.offset(i))
-            } else {
-                dom[i]
-            };
-            ctx.restrict(self.vars[i], Domain::from_bits(keep))?;
+        // Untraced, through the call-free door (see [`Narrow`]).
+        match ctx.quiet() {
+            Some(mut quiet) => self.restrict_all(&mut quiet, &dom, narrowed)?,
+            None => self.restrict_all_traced(ctx, &dom, narrowed)?,
         }
         // A repeated variable narrowed through one position may allow more
         // pruning at its other positions.
@@ -146,6 +143,40 @@ impl AllDifferentDomain {
         } else {
             Status::Fixpoint
         })
+    }
+}
+
+impl AllDifferentDomain {
+    /// Narrows each position of `narrowed` to its (shifted back) domain in
+    /// `dom`, in position order.
+    #[inline(always)]
+    fn restrict_all(
+        &self,
+        ctx: &mut impl Narrow,
+        dom: &[u64],
+        narrowed: u64,
+    ) -> Result<(), Conflict> {
+        for i in ones(narrowed) {
+            let keep = if self.shifted {
+                shift(dom[i], -self.offset(i))
+            } else {
+                dom[i]
+            };
+            ctx.restrict(self.vars[i], Domain::from_bits(keep))?;
+        }
+        Ok(())
+    }
+
+    /// [`Self::restrict_all`] through the context, out of line, for the
+    /// runs a trace records.
+    #[inline(never)]
+    fn restrict_all_traced(
+        &self,
+        ctx: &mut Ctx<'_>,
+        dom: &[u64],
+        narrowed: u64,
+    ) -> Result<(), Conflict> {
+        self.restrict_all(ctx, dom, narrowed)
     }
 }
 
@@ -192,7 +223,7 @@ mod tests {
     use crate::Strength;
     use crate::check::SplitMix64;
     use crate::model::VarId;
-    use crate::propagators::testing::{Bench, record};
+    use crate::propagators::testing::{Bench, record, run_with_events};
     use crate::propagators::{Propagator, has_repeats};
 
     #[test]
@@ -260,6 +291,53 @@ mod tests {
         assert!(
             handled > 1_000 && conflicts > 300,
             "the runs start from handled positions, and some fail"
+        );
+    }
+
+    #[test]
+    fn the_quiet_door_narrows_and_wakes_as_the_context_does() {
+        // Groups of 3 to 12 positions over fewer variables (so some repeat),
+        // offsets or none, random domains and listeners: a run nobody
+        // records (the quiet door) must leave the result, domains, fixed
+        // bits, queue and state word a recorded run leaves.
+        let mut rng = SplitMix64::new(29);
+        let (mut narrowed, mut conflicts) = (0, 0);
+        for _ in 0..5_000 {
+            let n = 3 + rng.below(10);
+            let m = 3 + rng.below(n);
+            let vars: Arc<[VarId]> = (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
+            let offsets: Box<[i32]> = if rng.below(2) == 0 {
+                Box::default()
+            } else {
+                (0..n).map(|_| rng.below(7) as i32 - 3).collect()
+            };
+            let shifted = offsets.iter().any(|&c| c != 0);
+            let p = AllDifferentDomain {
+                repeats: has_repeats(&vars),
+                offsets: if shifted { offsets } else { Box::default() },
+                vars,
+                shifted,
+            };
+            let doms: Vec<u64> = (0..m)
+                .map(|_| match rng.below(4) {
+                    0 => 1 << (8 + rng.below(n + 2)),
+                    _ => (0..3).fold(0, |d, _| d | 1 << (8 + rng.below(n + 2))),
+                })
+                .collect();
+            let weak = rng.next_u64();
+            let (mut quiet_state, mut traced_state) = ([0u64], [0u64]);
+            let quiet =
+                run_with_events(&doms, &mut quiet_state, false, weak, |ctx| p.propagate(ctx));
+            let traced =
+                run_with_events(&doms, &mut traced_state, true, weak, |ctx| p.propagate(ctx));
+            assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
+            assert_eq!(quiet_state, traced_state, "group {p:?} on {doms:?}");
+            narrowed += usize::from(quiet.0.is_ok() && quiet.1 != doms);
+            conflicts += usize::from(quiet.0.is_err());
+        }
+        assert!(
+            narrowed > 500 && conflicts > 500,
+            "the runs narrow, and some fail"
         );
     }
 

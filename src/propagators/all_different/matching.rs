@@ -1,8 +1,8 @@
 //! Régin's filtering for the domain all-different, bit-parallel: a
 //! matching, then the values that lie on an alternating cycle or path,
 //! found by closures over `u64` value sets ([`consistent`]), or, for groups
-//! of at most eight, by a closure over positions in one 8×8 bit matrix
-//! ([`consistent8`]).
+//! of at most eight, by one closure over an 8×8 bit matrix of values (or,
+//! for values spread wider than eight, of positions) ([`consistent8`]).
 
 use super::{mask, ones};
 use crate::propagators::Conflict;
@@ -149,30 +149,31 @@ const LOW: u64 = 0x0101_0101_0101_0101;
 
 /// [`consistent`] for groups of at most eight positions: the same
 /// filtering of the positions in `open` (the others are fixed, on values no
-/// open position holds, or past the group), worked in position space, where
-/// a relation between positions is one 8×8 bit matrix in a `u64`. Returns
-/// the positions it narrowed.
+/// open position holds, or past the group), where a relation is one 8×8 bit
+/// matrix in a `u64`. Returns the positions it narrowed.
 ///
-/// Say position `w` *reaches* position `i` (`w` itself included) when a
-/// chain of moves leads from `w` to `i`: `w` can take the value matched to
-/// the next position, that one the value matched to the one after, and so
-/// on to `i`. Position `w` keeps the value matched to `i` (`w` can take it)
-/// iff `i`, turned out of it, can end its chain of moves somewhere: back at
-/// `w` (`i` reaches `w`: a cycle) or at a free value (`i` reaches a
-/// position that can take a free value: a path). Free values stay, as
-/// everywhere. Reaching is the transitive closure of the one-move relation
-/// (Warshall's algorithm, one row operation a step); the rest is a few word
-/// operations on the matrices, with no loop over components or closures
-/// over values.
+/// When the open positions' values fit in a window of eight (the common
+/// case: a puzzle's houses), the relation is *leads to* of [`consistent`],
+/// in value space: row `a` (the value `lo + a`) holds the values the
+/// position matched to it can take, so building it moves one byte a
+/// position, and the values that go are one word operation away.
+/// Position `w`, matched to `m`, keeps value `a` iff `a` leads,
+/// step by step, back to `m` (a cycle; `m` itself among them) or to a free
+/// value (a path). Otherwise the relation is one between positions (see
+/// [`reach_positions`]). Either way, *leads* becomes *reaches* by its
+/// transitive closure (Warshall's algorithm, one row operation a step), and
+/// the rest is a few word operations on the matrices, with no loop over
+/// components or closures over values.
 pub(super) fn consistent8(dom: &mut [u64; 8], open: u64) -> Result<u64, Conflict> {
     // The matching, as in `consistent`: greedy, then Kuhn. Only open
     // positions are matched, and the search never leaves them (a value's
     // owner is open), so it reads `dom` as it is.
     let mut mate = [0u64; 8];
     let mut owner = [NONE; 65];
-    let mut matched = 0u64;
+    let (mut matched, mut all) = (0u64, 0u64);
     let mut unmatched = 0u64;
     for j in ones(open) {
+        all |= dom[j];
         let free = dom[j] & !matched;
         let v = free & free.wrapping_neg();
         mate[j] = v;
@@ -189,6 +190,55 @@ pub(super) fn consistent8(dom: &mut [u64; 8], open: u64) -> Result<u64, Conflict
         }
         matched = mate.iter().fold(0, |all, &v| all | v);
     }
+    let lo = all.trailing_zeros();
+    if all >> lo > 0xFF {
+        return Ok(reach_positions(dom, open, &mate, &owner, matched));
+    }
+    // leads: row a holds the values the position matched to value a can
+    // take (a itself among them); free values have empty rows.
+    let mut leads = 0u64;
+    for w in ones(open) {
+        leads |= (dom[w] >> lo) << (8 * (mate[w].trailing_zeros() - lo));
+    }
+    // Row b of the transpose: the values that reach value b. Free values
+    // lead nowhere, so only matched ones can be steps.
+    let reached = transpose8(close8(leads, matched >> lo));
+    // The values that reach a free value, the free ones included.
+    let free = (all & !matched) >> lo;
+    let mut freeing = free;
+    for f in ones(free) {
+        freeing |= reached >> (8 * f) & 0xFF;
+    }
+    // The position matched to value a (row a of `leads`) keeps the values
+    // that end a chain of moves: back at a (row a of `reached`) or at a
+    // free value. The moves that fail both go.
+    let gone = leads & !(reached | (freeing * LOW));
+    let mut narrowed = 0u64;
+    for b in ones(gone) {
+        let w = usize::from(owner[lo as usize + b / 8]);
+        dom[w] &= !(1 << (lo as usize + b % 8));
+        narrowed |= 1 << w;
+    }
+    Ok(narrowed)
+}
+
+/// The end of [`consistent8`] for values spread wider than eight, in
+/// position space. Say position `w` *reaches* position `i` (`w` itself
+/// included) when a chain of moves leads from `w` to `i`: `w` can take the
+/// value matched to the next position, that one the value matched to the
+/// one after, and so on to `i`. Position `w` keeps the value matched to `i`
+/// (`w` can take it) iff `i`, turned out of it, can end its chain of moves
+/// somewhere: back at `w` (`i` reaches `w`: a cycle) or at a free value
+/// (`i` reaches a position that can take a free value: a path). Free values
+/// stay, as everywhere.
+#[cold]
+fn reach_positions(
+    dom: &mut [u64; 8],
+    open: u64,
+    mate: &[u64; 8],
+    owner: &[u8; 65],
+    matched: u64,
+) -> u64 {
     // moves: row w holds the positions whose matched value w can take (w
     // itself among them); to_free: the positions that can take a free value.
     let (mut moves, mut to_free) = (0u64, 0u64);
@@ -200,17 +250,9 @@ pub(super) fn consistent8(dom: &mut [u64; 8], open: u64) -> Result<u64, Conflict
         }
         moves |= row << (8 * w);
     }
-    // Warshall: after step k, row w holds the positions w reaches through
-    // the positions handled so far. Every row holding k takes row k. Only
-    // open positions have moves, so only they can be steps.
-    let mut reach = moves;
-    for k in ones(open) {
-        let through_k = (reach >> k & LOW) * 0xFF;
-        let from_k = (reach >> (8 * k) & 0xFF) * LOW;
-        reach |= through_k & from_k;
-    }
-    // Row i of the transpose: the positions that reach i.
-    let reached = transpose8(reach);
+    // Row i of the transpose: the positions that reach i. Only open
+    // positions have moves, so only they can be steps.
+    let reached = transpose8(close8(moves, open));
     // The positions that reach one that can take a free value.
     let mut freeing = 0u64;
     for t in ones(to_free) {
@@ -225,7 +267,22 @@ pub(super) fn consistent8(dom: &mut [u64; 8], open: u64) -> Result<u64, Conflict
         dom[w] &= !mate[i];
         narrowed |= 1 << w;
     }
-    Ok(narrowed)
+    narrowed
+}
+
+/// The transitive closure of the relation `m` (an 8×8 bit matrix, see
+/// [`LOW`]), where only the indices in `steps` have a row or a column to
+/// go through. Warshall: after step `k`, row `i` holds what `i` reaches
+/// through the steps handled so far; every row holding `k` takes row `k`.
+#[inline(always)]
+fn close8(m: u64, steps: u64) -> u64 {
+    let mut reach = m;
+    for k in ones(steps) {
+        let through_k = (reach >> k & LOW) * 0xFF;
+        let from_k = (reach >> (8 * k) & 0xFF) * LOW;
+        reach |= through_k & from_k;
+    }
+    reach
 }
 
 /// The transpose of an 8×8 bit matrix, one byte a row (see [`LOW`]): three
@@ -358,14 +415,17 @@ mod tests {
     #[test]
     fn consistent8_keeps_exactly_the_values_some_assignment_uses() {
         // Up to eight positions: open ones (two values or more) over a few
-        // values, and fixed ones on values of their own, in any order.
+        // values, and fixed ones on values of their own, in any order. The
+        // open positions' values fit in a window of eight or not (the two
+        // ways of `consistent8`).
         let mut rng = SplitMix64::new(23);
         let (mut conflicts, mut pruned) = (0, 0);
+        let (mut narrow, mut wide) = (0, 0);
         for _ in 0..30_000 {
             let k = 2 + rng.below(7);
             let fixed = rng.below(9 - k);
             let n = k + fixed;
-            let width = k + rng.below(4);
+            let width = k + rng.below(6);
             // Which positions are open: k of the n, shuffled (Fisher-Yates).
             let mut is_open = [false; 8];
             is_open[..k].fill(true);
@@ -386,6 +446,14 @@ mod tests {
                 for _ in 0..rng.below(3) {
                     *d |= 1 << (3 + rng.below(width));
                 }
+            }
+            let all = (0..8)
+                .filter(|j| open >> j & 1 == 1)
+                .fold(0, |a, j| a | dom[j]);
+            if all >> all.trailing_zeros() > 0xFF {
+                wide += 1;
+            } else {
+                narrow += 1;
             }
             let mut filtered = dom;
             let result = consistent8(&mut filtered, open);
@@ -408,6 +476,10 @@ mod tests {
         assert!(
             conflicts > 100 && pruned > 100,
             "the cases include conflicts and prunings"
+        );
+        assert!(
+            narrow > 1000 && wide > 1000,
+            "the values fit in eight or spread wider"
         );
     }
 }
