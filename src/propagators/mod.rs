@@ -332,6 +332,23 @@ pub(crate) fn bounds_moved(old: u64, new: u64) -> bool {
     new & old.wrapping_neg() == 0 || new <= old >> 1
 }
 
+/// Narrows `doms[i]` to the values also in `keep`, as every restrict
+/// does: `None` if that changes nothing, else the old and the new domain;
+/// a conflict, with the domain unchanged, if no value would be left.
+#[inline(always)]
+fn narrow(doms: &mut [u64], i: usize, keep: Domain) -> Result<Option<(u64, u64)>, Conflict> {
+    let old = doms[i];
+    let new = old & keep.bits();
+    if new == old {
+        return Ok(None);
+    }
+    if new == 0 {
+        return Err(Conflict);
+    }
+    doms[i] = new;
+    Ok(Some((old, new)))
+}
+
 /// The event of variable `i` now `new`, as an index into its three
 /// buckets (0 a value removed, 1 a bound moved as `moved` says, 2 fixed),
 /// marking it in `fixed` if it is fixed. The bounds are looked at only when
@@ -600,15 +617,9 @@ impl<'a> Ctx<'a> {
     #[inline(always)]
     pub fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
         let i = x.index();
-        let old = self.doms[i];
-        let new = old & keep.bits();
-        if new == old {
+        let Some((old, new)) = narrow(self.doms, i, keep)? else {
             return Ok(false);
-        }
-        if new == 0 {
-            return Err(Conflict);
-        }
-        self.doms[i] = new;
+        };
         self.wake(i, old, new);
         if self.sink.is_some() {
             self.report(x, old, new);
@@ -863,15 +874,9 @@ impl Narrow for Quiet<'_> {
     #[inline(always)]
     fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
         let i = x.index();
-        let old = self.doms[i];
-        let new = old & keep.bits();
-        if new == old {
+        let Some((old, new)) = narrow(self.doms, i, keep)? else {
             return Ok(false);
-        }
-        if new == 0 {
-            return Err(Conflict);
-        }
-        self.doms[i] = new;
+        };
         let event = mark_event(self.fixed, i, new, || bounds_moved(old, new));
         *self.queue |= self.masks[3 * i + event];
         Ok(true)

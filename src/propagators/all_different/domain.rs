@@ -226,6 +226,28 @@ mod tests {
     use crate::propagators::testing::{Bench, record, run_with_events};
     use crate::propagators::{Propagator, has_repeats};
 
+    /// A group of 3 to 12 positions (the tier of eight and the next) over
+    /// fewer variables, `0..m` (so some repeat), with offsets of either
+    /// sign or none; and `m`.
+    fn random_group(rng: &mut SplitMix64) -> (AllDifferentDomain, usize) {
+        let n = 3 + rng.below(10);
+        let m = 3 + rng.below(n);
+        let vars: Arc<[VarId]> = (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
+        let offsets: Box<[i32]> = if rng.below(2) == 0 {
+            Box::default()
+        } else {
+            (0..n).map(|_| rng.below(7) as i32 - 3).collect()
+        };
+        let shifted = offsets.iter().any(|&c| c != 0);
+        let p = AllDifferentDomain {
+            repeats: has_repeats(&vars),
+            offsets: if shifted { offsets } else { Box::default() },
+            vars,
+            shifted,
+        };
+        (p, m)
+    }
+
     #[test]
     fn a_run_keeping_its_state_narrows_as_a_run_from_scratch() {
         // Groups of 3 to 12 positions (the tier of eight and the next) over
@@ -237,21 +259,8 @@ mod tests {
         let mut rng = SplitMix64::new(7);
         let (mut handled, mut conflicts) = (0, 0);
         for _ in 0..3_000 {
-            let n = 3 + rng.below(10);
-            let m = 3 + rng.below(n);
-            let vars: Arc<[VarId]> = (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
-            let offsets: Box<[i32]> = if rng.below(2) == 0 {
-                Box::default()
-            } else {
-                (0..n).map(|_| rng.below(7) as i32 - 3).collect()
-            };
-            let shifted = offsets.iter().any(|&c| c != 0);
-            let p = AllDifferentDomain {
-                repeats: has_repeats(&vars),
-                offsets: if shifted { offsets } else { Box::default() },
-                vars,
-                shifted,
-            };
+            let (p, m) = random_group(&mut rng);
+            let n = p.vars.len();
             let mut doms: Vec<u64> = (0..m)
                 .map(|_| {
                     let mut d = 0u64;
@@ -303,21 +312,8 @@ mod tests {
         let mut rng = SplitMix64::new(29);
         let (mut narrowed, mut conflicts) = (0, 0);
         for _ in 0..5_000 {
-            let n = 3 + rng.below(10);
-            let m = 3 + rng.below(n);
-            let vars: Arc<[VarId]> = (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
-            let offsets: Box<[i32]> = if rng.below(2) == 0 {
-                Box::default()
-            } else {
-                (0..n).map(|_| rng.below(7) as i32 - 3).collect()
-            };
-            let shifted = offsets.iter().any(|&c| c != 0);
-            let p = AllDifferentDomain {
-                repeats: has_repeats(&vars),
-                offsets: if shifted { offsets } else { Box::default() },
-                vars,
-                shifted,
-            };
+            let (p, m) = random_group(&mut rng);
+            let n = p.vars.len();
             let doms: Vec<u64> = (0..m)
                 .map(|_| match rng.below(4) {
                     0 => 1 << (8 + rng.below(n + 2)),

@@ -320,6 +320,7 @@ fn augment(d: &[u64], mate: &mut [u64], owner: &mut [u8; 65], j: usize, visited:
 mod tests {
     use super::{consistent, consistent8, transpose8};
     use crate::check::SplitMix64;
+    use crate::propagators::Conflict;
 
     /// The values of each position that some assignment of distinct values
     /// to all positions gives it, by trying them all; `None` if there is
@@ -344,6 +345,29 @@ mod tests {
         let mut out = vec![0; dom.len()];
         walk(dom, 0, 0, &mut Vec::new(), &mut out);
         out.iter().all(|&d| d != 0).then_some(out)
+    }
+
+    /// Checks a filtering of `dom` (its positions `..n` a group, the
+    /// others to be left alone) against [`supported`]: `result` and the
+    /// domains `filtered` it left. Returns whether it failed and whether it
+    /// narrowed.
+    fn check_filtered(
+        dom: &[u64],
+        n: usize,
+        filtered: &[u64],
+        result: Result<u64, Conflict>,
+    ) -> (bool, bool) {
+        let Some(expected) = supported(&dom[..n]) else {
+            assert!(result.is_err(), "domains {dom:?}");
+            return (true, false);
+        };
+        let narrowed = result.expect("a matching exists");
+        assert_eq!(&filtered[..n], &expected[..], "domains {dom:?}");
+        assert_eq!(&filtered[n..], &dom[n..], "past the group");
+        for (j, (f, d)) in filtered.iter().zip(dom).enumerate() {
+            assert_eq!(narrowed >> j & 1 == 1, f != d, "domains {dom:?}");
+        }
+        (false, narrowed != 0)
     }
 
     #[test]
@@ -376,20 +400,9 @@ mod tests {
             let open = ((1u64 << k) - 1) << fixed;
             let mut filtered = dom;
             let result = consistent(&mut filtered, n, open);
-            match supported(&dom[..n]) {
-                None => {
-                    assert!(result.is_err(), "domains {dom:?}");
-                    conflicts += 1;
-                }
-                Some(expected) => {
-                    let narrowed = result.expect("a matching exists");
-                    assert_eq!(&filtered[..n], &expected[..], "domains {dom:?}");
-                    for j in 0..n {
-                        assert_eq!(narrowed >> j & 1 == 1, filtered[j] != dom[j]);
-                    }
-                    pruned += usize::from(narrowed != 0);
-                }
-            }
+            let (conflict, narrowed) = check_filtered(&dom, n, &filtered, result);
+            conflicts += usize::from(conflict);
+            pruned += usize::from(narrowed);
         }
         assert!(
             conflicts > 100 && pruned > 100,
@@ -457,21 +470,9 @@ mod tests {
             }
             let mut filtered = dom;
             let result = consistent8(&mut filtered, open);
-            match supported(&dom[..n]) {
-                None => {
-                    assert!(result.is_err(), "domains {dom:?}");
-                    conflicts += 1;
-                }
-                Some(expected) => {
-                    let narrowed = result.expect("a matching exists");
-                    assert_eq!(&filtered[..n], &expected[..], "domains {dom:?}");
-                    assert_eq!(&filtered[n..], &dom[n..], "past the group");
-                    for j in 0..8 {
-                        assert_eq!(narrowed >> j & 1 == 1, filtered[j] != dom[j]);
-                    }
-                    pruned += usize::from(narrowed != 0);
-                }
-            }
+            let (conflict, narrowed) = check_filtered(&dom, n, &filtered, result);
+            conflicts += usize::from(conflict);
+            pruned += usize::from(narrowed);
         }
         assert!(
             conflicts > 100 && pruned > 100,
