@@ -7,17 +7,29 @@
 //! occurs twice (then a narrowing through one position may allow more at
 //! another, and a run reports `Status::Changed`).
 //! State: one word, the positions whose fixed value is gone from all the
-//! others, so a run only removes the values of positions fixed since.
+//! others, so a run only removes the values of positions fixed since; a
+//! group of eight or fewer also keeps there whether it is variables
+//! `first..first + n` in order (then a run reads the domains as one slice
+//! and the fixed positions from the engine's fixed-variable bitset).
 
 use std::sync::Arc;
 
 use super::matching::{consistent, consistent8};
-use super::{all_distinct, at_most_one, ones, shift};
+use super::{all_distinct, at_most_one, mask, ones, shift};
 use crate::domain::Domain;
 use crate::model::VarId;
 use crate::propagators::{
     Conflict, Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions,
+    in_order_from,
 };
+
+/// State word bit of a group of eight or fewer (its positions take bits
+/// `0..8`): its shape is known (set by its first run, kept below in the
+/// tree with the rest of the word).
+const SHAPE_KNOWN: u64 = 1 << 63;
+/// State word bit, with [`SHAPE_KNOWN`]: the group is variables
+/// `first..first + n` in order, unshifted.
+const IN_ORDER: u64 = 1 << 62;
 
 /// Domain-strength all-different (Hall sets, Régin's matching).
 #[derive(Clone, Debug)]
@@ -61,9 +73,32 @@ impl AllDifferentDomain {
         debug_assert!(n <= N, "the caller picks a tier that fits");
         let mut dom = [0u64; N];
         let mut fixed = 0u64;
-        // Two loops, so the common unshifted one tests nothing per position
-        // but the variable's index.
-        if self.shifted {
+        // The larger tiers read the state word where they need it.
+        let state = if N == 8 { *ctx.first_state_word() } else { 0 };
+        // A group of eight or fewer keeps its shape above its positions in
+        // the state word (see [`SHAPE_KNOWN`]), worked out on its first run.
+        let shape = if N == 8 {
+            if state & SHAPE_KNOWN != 0 {
+                state & (SHAPE_KNOWN | IN_ORDER)
+            } else {
+                let in_order = !self.shifted && in_order_from(&self.vars).is_some();
+                SHAPE_KNOWN | IN_ORDER & mask(in_order)
+            }
+        } else {
+            0
+        };
+        if shape & IN_ORDER != 0 {
+            // Variables `first..first + n`, unshifted, none twice: the
+            // domains are one slice, and the fixed ones are read from the
+            // engine's fixed-variable bitset.
+            let first = self.vars[0].index();
+            for (d, bits) in dom.iter_mut().zip(ctx.block_ref(first, n)) {
+                *d = bits;
+            }
+            fixed = ctx.fixed_range(first, n);
+        } else if self.shifted {
+            // Two loops, so the common unshifted one tests nothing per
+            // position but the variable's index.
             let offsets = self.offsets.iter();
             for (i, ((d, &x), &c)) in dom
                 .iter_mut()
@@ -88,7 +123,12 @@ impl AllDifferentDomain {
         // Phase 1: fixed values leave the other positions. Those of the
         // positions handled by an earlier run (here or above in the tree)
         // are gone already.
-        let mut fresh = fixed & !*ctx.first_state_word();
+        let handled = if N == 8 {
+            state
+        } else {
+            *ctx.first_state_word()
+        };
+        let mut fresh = fixed & !handled;
         while fresh != 0 {
             let (mut taken, mut clash) = (0u64, 0u64);
             for i in ones(fresh) {
@@ -118,7 +158,7 @@ impl AllDifferentDomain {
         // Every fixed position's value is now gone from the others, and
         // stays gone below (domains only shrink). Should the matching fail,
         // the state is thrown away with the domains.
-        *ctx.first_state_word() = !open & all;
+        *ctx.first_state_word() = !open & all | shape;
 
         // Phase 2, for three open positions or more (two cleared, some left).
         let two_cleared = open & open.wrapping_sub(1);
@@ -219,11 +259,11 @@ impl Propagator for AllDifferentDomain {
 mod tests {
     use std::sync::Arc;
 
-    use super::AllDifferentDomain;
+    use super::{AllDifferentDomain, IN_ORDER, SHAPE_KNOWN};
     use crate::Strength;
     use crate::check::SplitMix64;
     use crate::model::VarId;
-    use crate::propagators::testing::{Bench, record, run_with_events};
+    use crate::propagators::testing::{Bench, group_in_order, record, run_with_events};
     use crate::propagators::{Propagator, has_repeats};
 
     /// A group of 3 to 12 positions (the tier of eight and the next) over
@@ -294,12 +334,79 @@ mod tests {
                     break;
                 }
                 assert_eq!(doms, from_scratch, "group {p:?}");
-                handled += usize::from(state[0] != 0);
+                handled += usize::from(state[0] & !(SHAPE_KNOWN | IN_ORDER) != 0);
             }
         }
         assert!(
             handled > 1_000 && conflicts > 300,
             "the runs start from handled positions, and some fail"
+        );
+    }
+
+    #[test]
+    fn a_group_in_order_narrows_as_one_read_position_by_position() {
+        // Groups of 3 to 8 variables `first..first + n` in order, among
+        // others, narrowed a step at a time (a value removed or a variable
+        // fixed), a run after each: the run keeping its state word (which
+        // reads the domains as one slice and the fixed positions from the
+        // fixed-variable bitset), one from scratch, and one told the group
+        // is out of order (reading domain by domain) must agree on the
+        // result, every narrowing and its order.
+        let mut rng = SplitMix64::new(41);
+        let (mut in_order, mut conflicts) = (0, 0);
+        for _ in 0..3_000 {
+            let n = 3 + rng.below(6);
+            let first = rng.below(4);
+            let m = first + n + rng.below(3);
+            let p = AllDifferentDomain {
+                vars: group_in_order(first, n),
+                offsets: Box::default(),
+                repeats: false,
+                shifted: false,
+            };
+            let mut doms: Vec<u64> = (0..m)
+                .map(|_| {
+                    let mut d = 0u64;
+                    while d.count_ones() < 3 {
+                        d |= 1 << (8 + rng.below(n + 2));
+                    }
+                    d
+                })
+                .collect();
+            let mut state = [0u64];
+            for _ in 0..2 * n {
+                let x = first + rng.below(n);
+                let d = doms[x];
+                let mut pick = d;
+                for _ in 0..rng.below(d.count_ones() as usize) {
+                    pick &= pick - 1;
+                }
+                let v = pick & pick.wrapping_neg();
+                doms[x] = if rng.below(2) == 0 || d == v {
+                    v
+                } else {
+                    d & !v
+                };
+                let (mut from_scratch, mut by_position) = (doms.clone(), doms.clone());
+                let kept = record(&mut doms, &mut state, |ctx| p.propagate(ctx));
+                let fresh = record(&mut from_scratch, &mut [0], |ctx| p.propagate(ctx));
+                let mut out_of_order = [SHAPE_KNOWN];
+                let general = record(&mut by_position, &mut out_of_order, |ctx| p.propagate(ctx));
+                assert_eq!(kept, general, "group {p:?}");
+                assert_eq!(fresh, general, "group {p:?}");
+                if kept.0.is_err() {
+                    conflicts += 1;
+                    break;
+                }
+                assert_eq!(doms, by_position, "group {p:?}");
+                assert_eq!(doms, from_scratch, "group {p:?}");
+                assert_eq!(out_of_order[0] & IN_ORDER, 0, "the shape stays known");
+                in_order += usize::from(state[0] & IN_ORDER != 0);
+            }
+        }
+        assert!(
+            in_order > 20_000 && conflicts > 5,
+            "the runs read the group in order, and some fail"
         );
     }
 
