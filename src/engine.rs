@@ -43,7 +43,7 @@ use crate::observer::Observer;
 use crate::propagators::{
     AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
     Event, InSet, Less, MASK_WORDS, NotDistance, Offset, Priority, PruneSink, Runner, Status,
-    Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, ones,
+    Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, in_order_from, ones,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -1029,11 +1029,14 @@ fn build(constraint: &Constraint) -> Option<AnyPropagator> {
                 }
                 Strength::Domain => {
                     let repeats = has_repeats(&vars);
+                    // Read as one block: eight variables or fewer, in order.
+                    let in_order = !shifted && vars.len() <= 8 && in_order_from(&vars).is_some();
                     AnyPropagator::AllDifferentDomain(AllDifferentDomain {
                         vars,
                         offsets,
                         repeats,
                         shifted,
+                        in_order,
                     })
                 }
             })

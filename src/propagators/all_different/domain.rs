@@ -7,29 +7,17 @@
 //! occurs twice (then a narrowing through one position may allow more at
 //! another, and a run reports `Status::Changed`).
 //! State: one word, the positions whose fixed value is gone from all the
-//! others, so a run only removes the values of positions fixed since; a
-//! group of eight or fewer also keeps there whether it is variables
-//! `first..first + n` in order (then a run reads the domains as one slice
-//! and the fixed positions from the engine's fixed-variable bitset).
+//! others, so a run only removes the values of positions fixed since.
 
 use std::sync::Arc;
 
 use super::matching::{consistent, consistent8};
-use super::{all_distinct, at_most_one, mask, ones, shift};
+use super::{all_distinct, at_most_one, ones, shift};
 use crate::domain::Domain;
 use crate::model::VarId;
 use crate::propagators::{
     Conflict, Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions,
-    in_order_from,
 };
-
-/// State word bit of a group of eight or fewer (its positions take bits
-/// `0..8`): its shape is known (set by its first run, kept below in the
-/// tree with the rest of the word).
-const SHAPE_KNOWN: u64 = 1 << 63;
-/// State word bit, with [`SHAPE_KNOWN`]: the group is variables
-/// `first..first + n` in order, unshifted.
-const IN_ORDER: u64 = 1 << 62;
 
 /// Domain-strength all-different (Hall sets, Régin's matching).
 #[derive(Clone, Debug)]
@@ -41,6 +29,10 @@ pub(crate) struct AllDifferentDomain {
     pub(crate) repeats: bool,
     /// Some offset is not zero (`offsets` is not empty).
     pub(crate) shifted: bool,
+    /// At most eight variables, `first..first + n` in order, unshifted:
+    /// a run reads their domains as one slice and the fixed ones from the
+    /// engine's fixed-variable bitset.
+    pub(crate) in_order: bool,
 }
 
 impl AllDifferentDomain {
@@ -73,21 +65,7 @@ impl AllDifferentDomain {
         debug_assert!(n <= N, "the caller picks a tier that fits");
         let mut dom = [0u64; N];
         let mut fixed = 0u64;
-        // The larger tiers read the state word where they need it.
-        let state = if N == 8 { *ctx.first_state_word() } else { 0 };
-        // A group of eight or fewer keeps its shape above its positions in
-        // the state word (see [`SHAPE_KNOWN`]), worked out on its first run.
-        let shape = if N == 8 {
-            if state & SHAPE_KNOWN != 0 {
-                state & (SHAPE_KNOWN | IN_ORDER)
-            } else {
-                let in_order = !self.shifted && in_order_from(&self.vars).is_some();
-                SHAPE_KNOWN | IN_ORDER & mask(in_order)
-            }
-        } else {
-            0
-        };
-        if shape & IN_ORDER != 0 {
+        if N == 8 && self.in_order {
             // Variables `first..first + n`, unshifted, none twice: the
             // domains are one slice, and the fixed ones are read from the
             // engine's fixed-variable bitset.
@@ -123,12 +101,7 @@ impl AllDifferentDomain {
         // Phase 1: fixed values leave the other positions. Those of the
         // positions handled by an earlier run (here or above in the tree)
         // are gone already.
-        let handled = if N == 8 {
-            state
-        } else {
-            *ctx.first_state_word()
-        };
-        let mut fresh = fixed & !handled;
+        let mut fresh = fixed & !*ctx.first_state_word();
         while fresh != 0 {
             let (mut taken, mut clash) = (0u64, 0u64);
             for i in ones(fresh) {
@@ -158,7 +131,7 @@ impl AllDifferentDomain {
         // Every fixed position's value is now gone from the others, and
         // stays gone below (domains only shrink). Should the matching fail,
         // the state is thrown away with the domains.
-        *ctx.first_state_word() = !open & all | shape;
+        *ctx.first_state_word() = !open & all;
 
         // Phase 2, for three open positions or more (two cleared, some left).
         let two_cleared = open & open.wrapping_sub(1);
@@ -259,7 +232,7 @@ impl Propagator for AllDifferentDomain {
 mod tests {
     use std::sync::Arc;
 
-    use super::{AllDifferentDomain, IN_ORDER, SHAPE_KNOWN};
+    use super::AllDifferentDomain;
     use crate::Strength;
     use crate::check::SplitMix64;
     use crate::model::VarId;
@@ -284,6 +257,7 @@ mod tests {
             offsets: if shifted { offsets } else { Box::default() },
             vars,
             shifted,
+            in_order: false,
         };
         (p, m)
     }
@@ -334,7 +308,7 @@ mod tests {
                     break;
                 }
                 assert_eq!(doms, from_scratch, "group {p:?}");
-                handled += usize::from(state[0] & !(SHAPE_KNOWN | IN_ORDER) != 0);
+                handled += usize::from(state[0] != 0);
             }
         }
         assert!(
@@ -349,9 +323,9 @@ mod tests {
         // others, narrowed a step at a time (a value removed or a variable
         // fixed), a run after each: the run keeping its state word (which
         // reads the domains as one slice and the fixed positions from the
-        // fixed-variable bitset), one from scratch, and one told the group
-        // is out of order (reading domain by domain) must agree on the
-        // result, every narrowing and its order.
+        // fixed-variable bitset), one from scratch, and one reading domain
+        // by domain must agree on the result, every narrowing and its
+        // order.
         let mut rng = SplitMix64::new(41);
         let (mut in_order, mut conflicts) = (0, 0);
         for _ in 0..3_000 {
@@ -363,6 +337,12 @@ mod tests {
                 offsets: Box::default(),
                 repeats: false,
                 shifted: false,
+                in_order: true,
+            };
+            // The same group, read domain by domain.
+            let by_domain = AllDifferentDomain {
+                in_order: false,
+                ..p.clone()
             };
             let mut doms: Vec<u64> = (0..m)
                 .map(|_| {
@@ -390,8 +370,7 @@ mod tests {
                 let (mut from_scratch, mut by_position) = (doms.clone(), doms.clone());
                 let kept = record(&mut doms, &mut state, |ctx| p.propagate(ctx));
                 let fresh = record(&mut from_scratch, &mut [0], |ctx| p.propagate(ctx));
-                let mut out_of_order = [SHAPE_KNOWN];
-                let general = record(&mut by_position, &mut out_of_order, |ctx| p.propagate(ctx));
+                let general = record(&mut by_position, &mut [0], |ctx| by_domain.propagate(ctx));
                 assert_eq!(kept, general, "group {p:?}");
                 assert_eq!(fresh, general, "group {p:?}");
                 if kept.0.is_err() {
@@ -400,8 +379,7 @@ mod tests {
                 }
                 assert_eq!(doms, by_position, "group {p:?}");
                 assert_eq!(doms, from_scratch, "group {p:?}");
-                assert_eq!(out_of_order[0] & IN_ORDER, 0, "the shape stays known");
-                in_order += usize::from(state[0] & IN_ORDER != 0);
+                in_order += 1;
             }
         }
         assert!(
