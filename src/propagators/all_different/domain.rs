@@ -262,6 +262,34 @@ mod tests {
         (p, m)
     }
 
+    /// `m` domains of three values or more among `8..n + 10`.
+    fn three_values_each(rng: &mut SplitMix64, m: usize, n: usize) -> Vec<u64> {
+        (0..m)
+            .map(|_| {
+                let mut d = 0u64;
+                while d.count_ones() < 3 {
+                    d |= 1 << (8 + rng.below(n + 2));
+                }
+                d
+            })
+            .collect()
+    }
+
+    /// One step of a search on domain `d`: fixes it to one of its values,
+    /// or takes that value away if it keeps something.
+    fn narrow_a_step(rng: &mut SplitMix64, d: &mut u64) {
+        let mut pick = *d;
+        for _ in 0..rng.below(d.count_ones() as usize) {
+            pick &= pick - 1;
+        }
+        let v = pick & pick.wrapping_neg();
+        *d = if rng.below(2) == 0 || *d == v {
+            v
+        } else {
+            *d & !v
+        };
+    }
+
     #[test]
     fn a_run_keeping_its_state_narrows_as_a_run_from_scratch() {
         // Groups of 3 to 12 positions (the tier of eight and the next) over
@@ -275,30 +303,11 @@ mod tests {
         for _ in 0..3_000 {
             let (p, m) = random_group(&mut rng);
             let n = p.vars.len();
-            let mut doms: Vec<u64> = (0..m)
-                .map(|_| {
-                    let mut d = 0u64;
-                    while d.count_ones() < 3 {
-                        d |= 1 << (8 + rng.below(n + 2));
-                    }
-                    d
-                })
-                .collect();
+            let mut doms = three_values_each(&mut rng, m, n);
             let mut state = [0u64];
             for _ in 0..2 * m {
                 let x = rng.below(m);
-                let d = doms[x];
-                let mut pick = d;
-                for _ in 0..rng.below(d.count_ones() as usize) {
-                    pick &= pick - 1;
-                }
-                let v = pick & pick.wrapping_neg();
-                // Fix x to v, or take v away if x keeps something.
-                doms[x] = if rng.below(2) == 0 || d == v {
-                    v
-                } else {
-                    d & !v
-                };
+                narrow_a_step(&mut rng, &mut doms[x]);
                 let mut from_scratch = doms.clone();
                 let kept = record(&mut doms, &mut state, |ctx| p.propagate(ctx));
                 let fresh = record(&mut from_scratch, &mut [0], |ctx| p.propagate(ctx));
@@ -327,7 +336,7 @@ mod tests {
         // by domain must agree on the result, every narrowing and its
         // order.
         let mut rng = SplitMix64::new(41);
-        let (mut in_order, mut conflicts) = (0, 0);
+        let (mut steps, mut conflicts) = (0, 0);
         for _ in 0..3_000 {
             let n = 3 + rng.below(6);
             let first = rng.below(4);
@@ -344,29 +353,11 @@ mod tests {
                 in_order: false,
                 ..p.clone()
             };
-            let mut doms: Vec<u64> = (0..m)
-                .map(|_| {
-                    let mut d = 0u64;
-                    while d.count_ones() < 3 {
-                        d |= 1 << (8 + rng.below(n + 2));
-                    }
-                    d
-                })
-                .collect();
+            let mut doms = three_values_each(&mut rng, m, n);
             let mut state = [0u64];
             for _ in 0..2 * n {
                 let x = first + rng.below(n);
-                let d = doms[x];
-                let mut pick = d;
-                for _ in 0..rng.below(d.count_ones() as usize) {
-                    pick &= pick - 1;
-                }
-                let v = pick & pick.wrapping_neg();
-                doms[x] = if rng.below(2) == 0 || d == v {
-                    v
-                } else {
-                    d & !v
-                };
+                narrow_a_step(&mut rng, &mut doms[x]);
                 let (mut from_scratch, mut by_position) = (doms.clone(), doms.clone());
                 let kept = record(&mut doms, &mut state, |ctx| p.propagate(ctx));
                 let fresh = record(&mut from_scratch, &mut [0], |ctx| p.propagate(ctx));
@@ -379,11 +370,11 @@ mod tests {
                 }
                 assert_eq!(doms, by_position, "group {p:?}");
                 assert_eq!(doms, from_scratch, "group {p:?}");
-                in_order += 1;
+                steps += 1;
             }
         }
         assert!(
-            in_order > 20_000 && conflicts > 5,
+            steps > 20_000 && conflicts > 5,
             "the runs read the group in order, and some fail"
         );
     }
