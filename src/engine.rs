@@ -323,10 +323,7 @@ impl Engine {
         // the propagators in queue order as they are built, with no sort
         // and no move.
         let mut classes = [0u64; 4 * PLACE_WORDS];
-        let mut posted: ArrayVec<(ConstraintId, &Constraint), { 64 * PLACE_WORDS }> =
-            ArrayVec::new();
-        for (i, (id, c)) in model.constraints().enumerate() {
-            posted.push((id, c));
+        for (i, (_, c)) in model.constraints().enumerate() {
             if let Some(class) = class(c) {
                 classes[class as usize * PLACE_WORDS + i / 64 % PLACE_WORDS] |= 1 << (i % 64);
             }
@@ -334,8 +331,8 @@ impl Engine {
         for (k, &word) in classes.iter().enumerate() {
             let (class, first) = (k / PLACE_WORDS, 64 * (k % PLACE_WORDS));
             for bit in ones(word) {
-                let (id, c) = posted[first + bit];
-                let prop = build(c)
+                let id = ConstraintId::from_index((first + bit) as u32);
+                let prop = build(model.constraint(id))
                     .expect("`class` and `build` agree on which constraints have a propagator");
                 debug_assert!(
                     matches!(prop, AnyPropagator::Custom(_)) || prop.priority() as usize == class,

@@ -63,7 +63,7 @@ impl fmt::Debug for VarId {
 pub struct ConstraintId(u32);
 
 impl ConstraintId {
-    #[cfg(test)]
+    /// The constraint posted `i`-th (from 0).
     pub(crate) const fn from_index(i: u32) -> ConstraintId {
         ConstraintId(i)
     }
