@@ -436,7 +436,7 @@ impl Engine {
 
     /// The fixed-variable bitset: bit `i` set when variable `i` has one
     /// value (exact between propagations that end without a conflict).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn fixed_bits(&self) -> &[u64] {
         &self.state[self.vars..self.vars + self.fixed_words]
     }
@@ -512,31 +512,26 @@ impl Engine {
     /// Narrows `x` to the values also in `keep` when `decision` is
     /// `Some((x, keep))`, as [`Engine::restrict`] does (a narrowing that
     /// would leave no value changes nothing), then propagates as
-    /// [`Engine::propagate_observed`]. The search's decisions go in here:
-    /// the narrowing then goes through the context the fixpoint loop builds
-    /// anyway, not through a second view of the state and the queue.
+    /// [`Engine::propagate_observed`] (see [`Running::decide`]).
     ///
     /// # Errors
     ///
     /// As [`Engine::propagate`].
-    // Always inlined: the search loop calls it at every node, and so does
-    // the parallel count's split, and out of line the loop measured 2% more
-    // instructions a queens node.
     #[inline(always)]
     pub(crate) fn decide_observed<O: Observer>(
         &mut self,
         decision: Option<(VarId, Domain)>,
         observer: &mut O,
     ) -> Result<(), ConstraintId> {
-        if O::PROPAGATION {
-            // A recording observer: the decision is no constraint's pruning,
-            // so it goes in before the contexts that report prunings.
-            if let Some((x, keep)) = decision {
-                self.restrict(x, keep);
-            }
-        }
-        let (doms, rest) = self.state[..self.width].split_at_mut(self.vars);
-        let (fixed, prop_state) = rest.split_at_mut(self.fixed_words);
+        self.running().decide(decision, observer)
+    }
+
+    /// The parts of the engine a search touches at every node, borrowed
+    /// once for a run of nodes: the search loop then reaches the state,
+    /// the queue and the propagators without slicing the engine's buffers
+    /// again at each node.
+    #[inline(always)]
+    pub(crate) fn running(&mut self) -> Running<'_> {
         let (queue, enabled, weak, masks) = split_bits(
             &mut self.bits,
             self.words,
@@ -544,12 +539,6 @@ impl Engine {
             self.masks_at,
             self.masks,
         );
-        let wakeups = Wakeups {
-            masks,
-            bounds: &self.wake_bounds,
-            list: &self.wake_list,
-            weak,
-        };
         // With masks, a disabled propagator is never queued (see
         // `update_enabled`); with lists it may be, and is dropped when popped.
         let enabled = if self.words <= MASK_WORDS {
@@ -557,100 +546,21 @@ impl Engine {
         } else {
             Some(enabled)
         };
-        if !O::PROPAGATION {
-            // One context for the whole loop: only the running propagator's
-            // state words change from one run to the next.
-            let mut ctx = Ctx::new(doms, fixed, prop_state, queue, wakeups, None);
-            if let Some((x, keep)) = decision {
-                // An empty narrowing is refused and changes nothing, as in
-                // `Engine::restrict`; the search's decisions always keep a
-                // value.
-                let _ = ctx.restrict(x, keep);
-            }
-            let mut runs = 0;
-            let result = if self.words == 1 {
-                // One queue word (at most 64 propagators, the common case):
-                // popping is clearing its lowest bit. The word is reached
-                // through the context once a run, after it: to settle the
-                // run's status and pop the next in one bounds check.
-                let pop = |queue: &mut u64| {
-                    let queued = *queue;
-                    *queue = queued & queued.wrapping_sub(1);
-                    (queued != 0).then(|| queued.trailing_zeros() as usize)
-                };
-                let mut next = pop(&mut ctx.queue()[0]);
-                loop {
-                    let Some(p) = next else {
-                        break Ok(());
-                    };
-                    runs += 1;
-                    let slot = &self.props[p];
-                    ctx.run_as(slot.words);
-                    let status = (slot.run)(&slot.prop, &mut ctx);
-                    let queue = &mut ctx.queue()[0];
-                    match status {
-                        // Fixpoint: whatever queued p since it was popped was p itself.
-                        Ok(Status::Fixpoint) => *queue &= !(1u64 << p),
-                        Ok(Status::Changed) => {}
-                        Err(_) => {
-                            *queue = 0;
-                            observer.conflict(slot.origin);
-                            break Err(slot.origin);
-                        }
-                    }
-                    next = pop(queue);
-                }
-            } else {
-                loop {
-                    let Some((word, bit)) = pop(ctx.queue(), enabled) else {
-                        break Ok(());
-                    };
-                    runs += 1;
-                    let slot = &self.props[word * 64 + bit];
-                    ctx.run_as(slot.words);
-                    match (slot.run)(&slot.prop, &mut ctx) {
-                        // Fixpoint: whatever queued p since it was popped was p itself.
-                        Ok(Status::Fixpoint) => ctx.queue()[word] &= !(1u64 << bit),
-                        Ok(Status::Changed) => {}
-                        Err(_) => {
-                            ctx.queue().fill(0);
-                            observer.conflict(slot.origin);
-                            break Err(slot.origin);
-                        }
-                    }
-                }
-            };
-            self.propagations += runs;
-            return result;
-        }
-        loop {
-            let Some((word, bit)) = pop(queue, enabled) else {
-                return Ok(());
-            };
-            self.propagations += 1;
-            let slot = &self.props[word * 64 + bit];
-            let (start, end) = slot.words;
-            let state = &mut prop_state[start as usize..end as usize];
-            let by = slot.origin;
-            let mut sink = Forward {
-                observer: &mut *observer,
-                by,
-            };
-            let mut ctx = Ctx::new(doms, fixed, state, queue, wakeups, Some(&mut sink));
-            match (slot.run)(&slot.prop, &mut ctx) {
-                Ok(status) => {
-                    // Fixpoint: whatever queued p since it was popped was p itself.
-                    if status == Status::Fixpoint {
-                        queue[word] &= !(1u64 << bit);
-                    }
-                    observer.propagated(by);
-                }
-                Err(_) => {
-                    queue.fill(0);
-                    observer.conflict(by);
-                    return Err(by);
-                }
-            }
+        Running {
+            state: &mut self.state[..self.width],
+            vars: self.vars,
+            fixed_words: self.fixed_words,
+            model: self.model,
+            queue,
+            enabled,
+            wakeups: Wakeups {
+                masks,
+                bounds: &self.wake_bounds,
+                list: &self.wake_list,
+                weak,
+            },
+            props: &self.props,
+            propagations: &mut self.propagations,
         }
     }
 
@@ -863,6 +773,211 @@ fn split_bits(
         &rest[(BITSETS - 1) * words..][..weak],
         &rest[masks_at - words..][..masks],
     )
+}
+
+/// The parts of an [`Engine`] that searching touches at every node
+/// ([`Engine::running`]): the current state, the queue, the wake-ups and
+/// the propagators, borrowed once for a run of nodes.
+pub(crate) struct Running<'e> {
+    /// The current state ([`Engine::state_len`] words).
+    state: &'e mut [u64],
+    /// As [`Engine`]'s.
+    vars: usize,
+    /// As [`Engine`]'s.
+    fixed_words: usize,
+    /// The model's tag, for making [`VarId`]s.
+    model: u32,
+    queue: &'e mut [u64],
+    /// The enabled bitset when a disabled propagator may be queued (wake
+    /// lists), to drop it when popped; `None` with masks.
+    enabled: Option<&'e [u64]>,
+    wakeups: Wakeups<'e>,
+    props: &'e [Slot],
+    /// The engine's count of propagator runs.
+    propagations: &'e mut u64,
+}
+
+impl Running<'_> {
+    /// The current domains as bits, as [`Engine::domain_bits`].
+    #[inline(always)]
+    pub(crate) fn domain_bits(&self) -> &[u64] {
+        &self.state[..self.vars]
+    }
+
+    /// The fixed-variable bitset, as [`Engine::fixed_bits`].
+    #[inline(always)]
+    pub(crate) fn fixed_bits(&self) -> &[u64] {
+        &self.state[self.vars..self.vars + self.fixed_words]
+    }
+
+    /// The variable with declaration index `i` (below the variables).
+    #[inline(always)]
+    pub(crate) fn var_at(&self, i: usize) -> VarId {
+        debug_assert!(i < self.vars, "variable index out of range");
+        VarId::new(self.model, i as u32)
+    }
+
+    /// As [`Engine::save`].
+    #[inline(always)]
+    pub(crate) fn save(&self, into: &mut [u64]) {
+        into.copy_from_slice(self.state);
+    }
+
+    /// As [`Engine::restore`].
+    #[inline(always)]
+    pub(crate) fn restore(&mut self, from: &[u64]) {
+        self.state.copy_from_slice(from);
+        // One queue word (the common case) without a call to `memset`.
+        match &mut *self.queue {
+            [word] => *word = 0,
+            queue => queue.fill(0),
+        }
+    }
+
+    /// As [`Engine::restrict`].
+    #[inline(always)]
+    pub(crate) fn restrict(&mut self, x: VarId, keep: Domain) -> bool {
+        let i = x.index();
+        let (doms, rest) = self.state.split_at_mut(self.vars);
+        let old = doms[i];
+        let new = old & keep.bits();
+        if new == 0 {
+            return false;
+        }
+        if new != old {
+            doms[i] = new;
+            let fixed = &mut rest[..self.fixed_words];
+            self.wakeups.wake(self.queue, fixed, i, old, new);
+        }
+        true
+    }
+
+    /// Narrows `x` to the values also in `keep` when `decision` is
+    /// `Some((x, keep))`, as [`Engine::restrict`] does (a narrowing that
+    /// would leave no value changes nothing), then propagates as
+    /// [`Engine::propagate_observed`]. The search's decisions go in here:
+    /// the narrowing then goes through the context the fixpoint loop builds
+    /// anyway, not through a second view of the state and the queue.
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::propagate`].
+    // Always inlined: the search loop calls it at every node, and so does
+    // the parallel count's split, and out of line the loop measured 2% more
+    // instructions a queens node.
+    #[inline(always)]
+    pub(crate) fn decide<O: Observer>(
+        &mut self,
+        decision: Option<(VarId, Domain)>,
+        observer: &mut O,
+    ) -> Result<(), ConstraintId> {
+        if O::PROPAGATION {
+            // A recording observer: the decision is no constraint's pruning,
+            // so it goes in before the contexts that report prunings.
+            if let Some((x, keep)) = decision {
+                self.restrict(x, keep);
+            }
+        }
+        let (doms, rest) = self.state.split_at_mut(self.vars);
+        let (fixed, prop_state) = rest.split_at_mut(self.fixed_words);
+        let queue = &mut *self.queue;
+        let (wakeups, enabled) = (self.wakeups, self.enabled);
+        if !O::PROPAGATION {
+            // One context for the whole loop: only the running propagator's
+            // state words change from one run to the next.
+            let mut ctx = Ctx::new(doms, fixed, prop_state, queue, wakeups, None);
+            if let Some((x, keep)) = decision {
+                // An empty narrowing is refused and changes nothing, as in
+                // `Engine::restrict`; the search's decisions always keep a
+                // value.
+                let _ = ctx.restrict(x, keep);
+            }
+            let mut runs = 0;
+            let result = if enabled.is_none() && ctx.queue().len() == 1 {
+                // One queue word (at most 64 propagators, the common case):
+                // popping is clearing its lowest bit. The word is reached
+                // through the context once a run, after it: to settle the
+                // run's status and pop the next in one bounds check.
+                let pop = |queue: &mut u64| {
+                    let queued = *queue;
+                    *queue = queued & queued.wrapping_sub(1);
+                    (queued != 0).then(|| queued.trailing_zeros() as usize)
+                };
+                let mut next = pop(&mut ctx.queue()[0]);
+                loop {
+                    let Some(p) = next else {
+                        break Ok(());
+                    };
+                    runs += 1;
+                    let slot = &self.props[p];
+                    ctx.run_as(slot.words);
+                    let status = (slot.run)(&slot.prop, &mut ctx);
+                    let queue = &mut ctx.queue()[0];
+                    match status {
+                        // Fixpoint: whatever queued p since it was popped was p itself.
+                        Ok(Status::Fixpoint) => *queue &= !(1u64 << p),
+                        Ok(Status::Changed) => {}
+                        Err(_) => {
+                            *queue = 0;
+                            observer.conflict(slot.origin);
+                            break Err(slot.origin);
+                        }
+                    }
+                    next = pop(queue);
+                }
+            } else {
+                loop {
+                    let Some((word, bit)) = pop(ctx.queue(), enabled) else {
+                        break Ok(());
+                    };
+                    runs += 1;
+                    let slot = &self.props[word * 64 + bit];
+                    ctx.run_as(slot.words);
+                    match (slot.run)(&slot.prop, &mut ctx) {
+                        // Fixpoint: whatever queued p since it was popped was p itself.
+                        Ok(Status::Fixpoint) => ctx.queue()[word] &= !(1u64 << bit),
+                        Ok(Status::Changed) => {}
+                        Err(_) => {
+                            ctx.queue().fill(0);
+                            observer.conflict(slot.origin);
+                            break Err(slot.origin);
+                        }
+                    }
+                }
+            };
+            *self.propagations += runs;
+            return result;
+        }
+        loop {
+            let Some((word, bit)) = pop(queue, enabled) else {
+                return Ok(());
+            };
+            *self.propagations += 1;
+            let slot = &self.props[word * 64 + bit];
+            let (start, end) = slot.words;
+            let state = &mut prop_state[start as usize..end as usize];
+            let by = slot.origin;
+            let mut sink = Forward {
+                observer: &mut *observer,
+                by,
+            };
+            let mut ctx = Ctx::new(doms, fixed, state, queue, wakeups, Some(&mut sink));
+            match (slot.run)(&slot.prop, &mut ctx) {
+                Ok(status) => {
+                    // Fixpoint: whatever queued p since it was popped was p itself.
+                    if status == Status::Fixpoint {
+                        queue[word] &= !(1u64 << bit);
+                    }
+                    observer.propagated(by);
+                }
+                Err(_) => {
+                    queue.fill(0);
+                    observer.conflict(by);
+                    return Err(by);
+                }
+            }
+        }
+    }
 }
 
 /// The wake-list bucket of `x`'s subscribers to `e` (as in

@@ -37,7 +37,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::domain::Domain;
-use crate::engine::Engine;
+use crate::engine::{Engine, Running};
 use crate::model::{ConstraintId, Model, Names, VarId};
 use crate::observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer};
 use crate::propagators::ones;
@@ -290,8 +290,28 @@ struct Frame {
     node: NodeId,
     /// Its depth.
     depth: u32,
-    /// The right branch's decision.
-    right: Decision,
+    /// The right branch.
+    right: Branch,
+}
+
+/// A decision with the values it keeps ([`Decision::keeps`]), worked out
+/// once, where the decision is made.
+#[derive(Clone, Copy, Debug)]
+struct Branch {
+    decision: Decision,
+    keep: Domain,
+}
+
+impl Branch {
+    /// The other branch of the same choice: the opposite decision, which
+    /// keeps just the values this one drops (each decision keeps one value
+    /// or a range from 0 or to 63, and its opposite the rest).
+    fn negate(self) -> Branch {
+        Branch {
+            decision: self.decision.negate(),
+            keep: !self.keep,
+        }
+    }
 }
 
 /// What a node turned out to be once propagated ([`Solver::open`]).
@@ -301,7 +321,7 @@ enum Opened {
     /// A solution leaf: every variable is fixed.
     Solution,
     /// A choice node, with its left branch.
-    Choice(Decision),
+    Choice(Branch),
 }
 
 /// What the search loop does next.
@@ -311,7 +331,7 @@ enum Next {
     /// propagate and classify the node it reaches.
     Visit {
         parent: Option<NodeId>,
-        decision: Option<Decision>,
+        decision: Option<Branch>,
         depth: u32,
     },
     /// Take the right branch of the innermost open choice.
@@ -522,17 +542,36 @@ impl Solver {
     fn step<O: Observer>(&mut self, observer: &mut O) -> Result<(), SearchStatus> {
         let width = self.engine.state_len();
         let propagations_before = self.engine.propagations();
+        // Where the search is, kept in a local while it runs (in `self.next`
+        // only between steps), so that going from node to node is a jump.
+        let mut next = self.next;
+        let (limited, started) = (self.options.is_limited(), self.started);
+        let Solver {
+            engine,
+            slab,
+            frames,
+            stats,
+            options,
+            root_failure,
+            ..
+        } = self;
+        let mut opener = Opener {
+            run: engine.running(),
+            stats,
+            root_failure,
+            options,
+        };
         let result = loop {
-            match self.next {
+            match next {
                 Next::Done(status) => break Err(status),
                 Next::Backtrack => {
-                    let Some(frame) = self.frames.pop() else {
-                        self.next = Next::Done(SearchStatus::Complete);
+                    let Some(frame) = frames.pop() else {
+                        next = Next::Done(SearchStatus::Complete);
                         continue;
                     };
-                    let at = self.frames.len() * width;
-                    self.engine.restore(&self.slab[at..at + width]);
-                    self.next = Next::Visit {
+                    let at = frames.len() * width;
+                    opener.run.restore(&slab[at..at + width]);
+                    next = Next::Visit {
                         parent: Some(frame.node),
                         decision: Some(frame.right),
                         depth: frame.depth + 1,
@@ -543,50 +582,55 @@ impl Solver {
                     decision,
                     depth,
                 } => {
-                    if let Some(status) = self.limit_reached() {
+                    let limit = limited
+                        .then(|| limit_reached(opener.stats.nodes, opener.options, started))
+                        .flatten();
+                    if let Some(status) = limit {
                         // The engine holds the node cut off, unpropagated.
-                        if let Some(decision) = decision {
-                            self.engine.restrict(decision.var, decision.keeps());
+                        if let Some(branch) = decision {
+                            opener.run.restrict(branch.decision.var, branch.keep);
                         }
-                        self.next = Next::Done(status);
+                        next = Next::Done(status);
                         continue;
                     }
-                    let id = self.stats.nodes;
+                    let id = opener.stats.nodes;
                     let node = |kind| Node {
                         id,
                         parent,
                         depth,
-                        decision,
+                        decision: decision.map(|branch| branch.decision),
                         kind,
                     };
-                    let branch = match self.open(depth, decision, observer) {
+                    let branch = match opener.open(depth, decision, observer) {
                         Opened::Failed(by) => {
                             observer.node(&node(NodeKind::Failed { by: Some(by) }));
-                            self.next = Next::Backtrack;
+                            next = Next::Backtrack;
                             continue;
                         }
                         Opened::Solution => {
                             observer.node(&node(NodeKind::Solution {
-                                index: self.stats.solutions,
+                                index: opener.stats.solutions,
                             }));
-                            self.next = Next::Backtrack;
+                            next = Next::Backtrack;
                             break Ok(());
                         }
                         Opened::Choice(branch) => branch,
                     };
-                    observer.node(&node(NodeKind::Choice { branch }));
+                    observer.node(&node(NodeKind::Choice {
+                        branch: branch.decision,
+                    }));
                     // Save the state for the right branch, then go left.
-                    let at = self.frames.len() * width;
-                    if self.slab.len() < at + width {
-                        self.slab.resize(at + width, 0);
+                    let at = frames.len() * width;
+                    if slab.len() < at + width {
+                        slab.resize(at + width, 0);
                     }
-                    self.engine.save(&mut self.slab[at..at + width]);
-                    self.frames.push(Frame {
+                    opener.run.save(&mut slab[at..at + width]);
+                    frames.push(Frame {
                         node: id,
                         depth,
                         right: branch.negate(),
                     });
-                    self.next = Next::Visit {
+                    next = Next::Visit {
                         parent: Some(id),
                         decision: Some(branch),
                         depth: depth + 1,
@@ -594,10 +638,70 @@ impl Solver {
                 }
             }
         };
+        self.next = next;
         self.stats.propagations += self.engine.propagations() - propagations_before;
         result
     }
 
+    /// [`Opener::open`] on this solver's engine and counters.
+    fn open<O: Observer>(
+        &mut self,
+        depth: u32,
+        decision: Option<Branch>,
+        observer: &mut O,
+    ) -> Opened {
+        let mut opener = Opener {
+            run: self.engine.running(),
+            stats: &mut self.stats,
+            root_failure: &mut self.root_failure,
+            options: &self.options,
+        };
+        opener.open(depth, decision, observer)
+    }
+
+    /// Whether a limit says to stop before the next node.
+    fn limit_reached(&self) -> Option<SearchStatus> {
+        limit_reached(self.stats.nodes, &self.options, self.started)
+    }
+}
+
+impl SearchOptions {
+    /// Whether a node or time limit is set.
+    fn is_limited(&self) -> bool {
+        self.node_limit.is_some() || self.time_limit.is_some()
+    }
+}
+
+/// Whether a limit of `options` says to stop before the next node, once
+/// `nodes` nodes are open; `started` is when the search started, if it has
+/// a time limit.
+fn limit_reached(
+    nodes: u64,
+    options: &SearchOptions,
+    started: Option<Instant>,
+) -> Option<SearchStatus> {
+    if options.node_limit.is_some_and(|limit| nodes >= limit) {
+        return Some(SearchStatus::NodeLimit);
+    }
+    if let (Some(limit), Some(started)) = (options.time_limit, started) {
+        // Reading the clock costs more than a node of a small puzzle.
+        if nodes % 256 == 0 && started.elapsed() >= limit {
+            return Some(SearchStatus::TimeLimit);
+        }
+    }
+    None
+}
+
+/// What opening a node touches, borrowed from a [`Solver`] for a run of
+/// nodes: the engine's running parts, the counters and the options.
+struct Opener<'s> {
+    run: Running<'s>,
+    stats: &'s mut Stats,
+    root_failure: &'s mut Option<ConstraintId>,
+    options: &'s SearchOptions,
+}
+
+impl Opener<'_> {
     /// Applies `decision` to the engine, which holds the parent's state
     /// (or the root's, without a decision), propagates the node it reaches,
     /// at `depth`, and counts it: every node, its kind, the deepest depth,
@@ -606,17 +710,17 @@ impl Solver {
     fn open<O: Observer>(
         &mut self,
         depth: u32,
-        decision: Option<Decision>,
+        decision: Option<Branch>,
         observer: &mut O,
     ) -> Opened {
         let id = self.stats.nodes;
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(depth);
-        let decision = decision.map(|d| (d.var, d.keeps()));
-        if let Err(by) = self.engine.decide_observed(decision, observer) {
+        let decision = decision.map(|b| (b.decision.var, b.keep));
+        if let Err(by) = self.run.decide(decision, observer) {
             self.stats.failures += 1;
             if id == 0 {
-                self.root_failure = Some(by);
+                *self.root_failure = Some(by);
             }
             return Opened::Failed(by);
         }
@@ -632,48 +736,39 @@ impl Solver {
         }
     }
 
-    /// Whether a limit says to stop before the next node.
-    fn limit_reached(&self) -> Option<SearchStatus> {
-        let nodes = self.stats.nodes;
-        if self.options.node_limit.is_some_and(|limit| nodes >= limit) {
-            return Some(SearchStatus::NodeLimit);
-        }
-        if let (Some(limit), Some(started)) = (self.options.time_limit, self.started) {
-            // Reading the clock costs more than a node of a small puzzle.
-            if nodes % 256 == 0 && started.elapsed() >= limit {
-                return Some(SearchStatus::TimeLimit);
-            }
-        }
-        None
-    }
-
-    /// The left branch's decision at the current node, or `None` when every
-    /// variable is fixed.
-    fn branch(&self) -> Option<Decision> {
-        let (var, d) = select_var(&self.engine, self.options.var_order)?;
-        let (lo, hi) = (d.min()?, d.max()?);
-        Some(match self.options.value_order {
-            ValueOrder::Min => Decision {
-                var,
-                op: DecisionOp::Eq,
-                value: lo,
-            },
-            ValueOrder::Max => Decision {
-                var,
-                op: DecisionOp::Eq,
-                value: hi,
-            },
-            ValueOrder::Split => Decision {
-                var,
-                op: DecisionOp::Le,
-                value: lo + (hi - lo) / 2,
-            },
-        })
+    /// The left branch at the current node, or `None` when every variable
+    /// is fixed.
+    fn branch(&self) -> Option<Branch> {
+        let (var, d) = select_var(&self.run, self.options.var_order)?;
+        left_branch(var, d, self.options.value_order)
     }
 }
 
+/// The left branch on `var`, whose domain is `d` (two values or more), in
+/// value order `order`. The values it keeps are worked out from the
+/// domain's bits, as [`Decision::keeps`] would from the decision.
+#[inline(always)]
+fn left_branch(var: VarId, d: Domain, order: ValueOrder) -> Option<Branch> {
+    let (lo, hi) = (d.min()?, d.max()?);
+    let bits = d.bits();
+    let (op, value, keep) = match order {
+        // The lowest and the highest value's bit.
+        ValueOrder::Min => (DecisionOp::Eq, lo, bits & bits.wrapping_neg()),
+        ValueOrder::Max => (DecisionOp::Eq, hi, 1 << hi),
+        ValueOrder::Split => {
+            let mid = lo + (hi - lo) / 2;
+            // Values 0..=mid; mid is below hi, so below 63.
+            (DecisionOp::Le, mid, u64::MAX >> (63 - mid))
+        }
+    };
+    Some(Branch {
+        decision: Decision { var, op, value },
+        keep: Domain::from_bits(keep),
+    })
+}
+
 /// The variable to branch on and its domain, or `None` when all are fixed.
-fn select_var(engine: &Engine, order: VarOrder) -> Option<(VarId, Domain)> {
+fn select_var(engine: &Running<'_>, order: VarOrder) -> Option<(VarId, Domain)> {
     let doms = engine.domain_bits();
     let chosen = match order {
         VarOrder::FirstFail => first_fail(doms, engine.fixed_bits()),
@@ -864,6 +959,35 @@ mod tests {
             let mut fixed = vec![0u64; crate::propagators::fixed_words(doms.len())];
             crate::propagators::fixed_bits(&doms, &mut fixed);
             assert_eq!(first_fail(&doms, &fixed), expected, "{doms:?}");
+        }
+    }
+
+    #[test]
+    fn a_branch_keeps_what_its_decision_keeps_and_its_negation_the_rest() {
+        // Random domains of two values or more, every value order: the
+        // values worked out from the bits are the decision's own.
+        let mut rng = crate::check::SplitMix64::new(41);
+        let var = VarId::new(0, 3);
+        for round in 0..20_000 {
+            let mut d = (0..1 + rng.below(6)).fold(0u64, |d, _| d | 1 << rng.below(64));
+            // Values 0 and 63 often: the ends of the ranges.
+            d |= match round % 4 {
+                0 => 1,
+                1 => 1 << 63,
+                _ => 1 << rng.below(64),
+            };
+            if d.count_ones() < 2 {
+                continue;
+            }
+            let d = Domain::from_bits(d);
+            for order in [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split] {
+                let branch = left_branch(var, d, order).expect("not empty");
+                let right = branch.negate();
+                assert_eq!(branch.keep, branch.decision.keeps(), "{d} {order}");
+                assert_eq!(right.keep, right.decision.keeps(), "{d} {order}");
+                assert_eq!(right.decision, branch.decision.negate());
+                assert!((d & branch.keep) != Domain::EMPTY && (d & right.keep) != Domain::EMPTY);
+            }
         }
     }
 

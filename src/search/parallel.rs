@@ -17,9 +17,8 @@ use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
-use super::{Next, Opened, Outcome, SearchOptions, SearchStatus, Solver, Stats};
+use super::{Branch, Next, Opened, Outcome, SearchOptions, SearchStatus, Solver, Stats};
 use crate::domain::Domain;
-use crate::observer::Decision;
 
 /// Subtrees opened a thread before the threads start: enough that a thread
 /// that drew small ones finds more while another counts a large one (the
@@ -39,7 +38,7 @@ const SPLIT_WORDS: usize = 1 << 20;
 #[derive(Clone, Copy, Debug)]
 struct Subtree {
     state: usize,
-    decision: Decision,
+    decision: Branch,
     depth: u32,
 }
 
@@ -253,9 +252,9 @@ impl Solver {
                 states.resize(state + width, 0);
                 self.engine.save(&mut states[state..]);
                 let size = log_size(self.engine.domain_bits());
-                let before = self.engine.dom(branch.var);
+                let before = self.engine.dom(branch.decision.var);
                 for decision in [branch, branch.negate()] {
-                    let after = before & decision.keeps();
+                    let after = before & decision.keep;
                     let size = size - log_values(before) + log_values(after);
                     waiting.push((Size(size), Reverse(made.len())));
                     made.push(Subtree {
