@@ -523,15 +523,17 @@ impl Engine {
         decision: Option<(VarId, Domain)>,
         observer: &mut O,
     ) -> Result<(), ConstraintId> {
-        self.running().decide(decision, observer)
+        let (state, mut running) = self.running();
+        running.decide(state, decision, observer)
     }
 
-    /// The parts of the engine a search touches at every node, borrowed
-    /// once for a run of nodes: the search loop then reaches the state,
-    /// the queue and the propagators without slicing the engine's buffers
-    /// again at each node.
+    /// The current state ([`Engine::state_len`] words) and the parts of the
+    /// engine that propagating touches, borrowed once for a run of nodes: a
+    /// search then reaches the queue and the propagators without slicing
+    /// the engine's buffers again at each node, and may keep the states it
+    /// works on elsewhere.
     #[inline(always)]
-    pub(crate) fn running(&mut self) -> Running<'_> {
+    pub(crate) fn running(&mut self) -> (&mut [u64], Running<'_>) {
         let (queue, enabled, weak, masks) = split_bits(
             &mut self.bits,
             self.words,
@@ -546,11 +548,11 @@ impl Engine {
         } else {
             Some(enabled)
         };
-        Running {
-            state: &mut self.state[..self.width],
+        let running = Running {
             vars: self.vars,
             fixed_words: self.fixed_words,
             model: self.model,
+            one_word: self.words == 1,
             queue,
             enabled,
             wakeups: Wakeups {
@@ -561,7 +563,8 @@ impl Engine {
             },
             props: &self.props,
             propagations: &mut self.propagations,
-        }
+        };
+        (&mut self.state[..self.width], running)
     }
 
     /// The number of `u64` words [`Engine::save`] writes.
@@ -600,6 +603,22 @@ impl Engine {
     /// propagator queued, as after [`Engine::new`].
     pub fn reset(&mut self) {
         self.state.copy_within(self.width.., 0);
+        self.bits.copy_within(self.words..2 * self.words, 0);
+    }
+
+    /// Goes back to the root as [`Engine::reset`] does, but writes the
+    /// root's state into the first [`Engine::state_len`] words of `into`
+    /// (a search's saved states, grown to hold it if shorter) and leaves
+    /// the engine's own as it is.
+    pub(crate) fn reset_into(&mut self, into: &mut Vec<u64>) {
+        let root = &self.state[self.width..];
+        match into.get_mut(..self.width) {
+            Some(first) => first.copy_from_slice(root),
+            None => {
+                into.clear();
+                into.extend_from_slice(root);
+            }
+        }
         self.bits.copy_within(self.words..2 * self.words, 0);
     }
 
@@ -775,18 +794,21 @@ fn split_bits(
     )
 }
 
-/// The parts of an [`Engine`] that searching touches at every node
-/// ([`Engine::running`]): the current state, the queue, the wake-ups and
-/// the propagators, borrowed once for a run of nodes.
+/// The parts of an [`Engine`] that propagating touches at every node
+/// ([`Engine::running`]): the queue, the wake-ups and the propagators,
+/// borrowed once for a run of nodes. The state they work on is handed to
+/// each call: the engine's own, or a copy of it (a search state,
+/// [`Engine::state_len`] words).
 pub(crate) struct Running<'e> {
-    /// The current state ([`Engine::state_len`] words).
-    state: &'e mut [u64],
     /// As [`Engine`]'s.
     vars: usize,
     /// As [`Engine`]'s.
     fixed_words: usize,
     /// The model's tag, for making [`VarId`]s.
     model: u32,
+    /// Whether the queue is one word (and so no disabled propagator is
+    /// ever queued).
+    one_word: bool,
     queue: &'e mut [u64],
     /// The enabled bitset when a disabled propagator may be queued (wake
     /// lists), to drop it when popped; `None` with masks.
@@ -798,16 +820,16 @@ pub(crate) struct Running<'e> {
 }
 
 impl Running<'_> {
-    /// The current domains as bits, as [`Engine::domain_bits`].
+    /// The domains in `state`, as bits (as [`Engine::domain_bits`]).
     #[inline(always)]
-    pub(crate) fn domain_bits(&self) -> &[u64] {
-        &self.state[..self.vars]
+    pub(crate) fn domain_bits<'s>(&self, state: &'s [u64]) -> &'s [u64] {
+        &state[..self.vars]
     }
 
-    /// The fixed-variable bitset, as [`Engine::fixed_bits`].
+    /// The fixed-variable bitset in `state` (as `Engine::fixed_bits`).
     #[inline(always)]
-    pub(crate) fn fixed_bits(&self) -> &[u64] {
-        &self.state[self.vars..self.vars + self.fixed_words]
+    pub(crate) fn fixed_bits<'s>(&self, state: &'s [u64]) -> &'s [u64] {
+        &state[self.vars..self.vars + self.fixed_words]
     }
 
     /// The variable with declaration index `i` (below the variables).
@@ -817,28 +839,12 @@ impl Running<'_> {
         VarId::new(self.model, i as u32)
     }
 
-    /// As [`Engine::save`].
+    /// Narrows `x` to the values also in `keep` in `state`, as
+    /// [`Engine::restrict`] does in the engine's state.
     #[inline(always)]
-    pub(crate) fn save(&self, into: &mut [u64]) {
-        into.copy_from_slice(self.state);
-    }
-
-    /// As [`Engine::restore`].
-    #[inline(always)]
-    pub(crate) fn restore(&mut self, from: &[u64]) {
-        self.state.copy_from_slice(from);
-        // One queue word (the common case) without a call to `memset`.
-        match &mut *self.queue {
-            [word] => *word = 0,
-            queue => queue.fill(0),
-        }
-    }
-
-    /// As [`Engine::restrict`].
-    #[inline(always)]
-    pub(crate) fn restrict(&mut self, x: VarId, keep: Domain) -> bool {
+    pub(crate) fn restrict(&mut self, state: &mut [u64], x: VarId, keep: Domain) -> bool {
         let i = x.index();
-        let (doms, rest) = self.state.split_at_mut(self.vars);
+        let (doms, rest) = state.split_at_mut(self.vars);
         let old = doms[i];
         let new = old & keep.bits();
         if new == 0 {
@@ -852,12 +858,13 @@ impl Running<'_> {
         true
     }
 
-    /// Narrows `x` to the values also in `keep` when `decision` is
-    /// `Some((x, keep))`, as [`Engine::restrict`] does (a narrowing that
-    /// would leave no value changes nothing), then propagates as
-    /// [`Engine::propagate_observed`]. The search's decisions go in here:
-    /// the narrowing then goes through the context the fixpoint loop builds
-    /// anyway, not through a second view of the state and the queue.
+    /// Narrows `x` to the values also in `keep` in `state` when `decision`
+    /// is `Some((x, keep))`, as [`Running::restrict`] does (a narrowing
+    /// that would leave no value changes nothing), then propagates to a
+    /// fixpoint in `state`, as [`Engine::propagate_observed`] does in the
+    /// engine's. The search's decisions go in here: the narrowing then goes
+    /// through the context the fixpoint loop builds anyway, not through a
+    /// second view of the state and the queue.
     ///
     /// # Errors
     ///
@@ -868,6 +875,7 @@ impl Running<'_> {
     #[inline(always)]
     pub(crate) fn decide<O: Observer>(
         &mut self,
+        state: &mut [u64],
         decision: Option<(VarId, Domain)>,
         observer: &mut O,
     ) -> Result<(), ConstraintId> {
@@ -875,10 +883,10 @@ impl Running<'_> {
             // A recording observer: the decision is no constraint's pruning,
             // so it goes in before the contexts that report prunings.
             if let Some((x, keep)) = decision {
-                self.restrict(x, keep);
+                self.restrict(state, x, keep);
             }
         }
-        let (doms, rest) = self.state.split_at_mut(self.vars);
+        let (doms, rest) = state.split_at_mut(self.vars);
         let (fixed, prop_state) = rest.split_at_mut(self.fixed_words);
         let queue = &mut *self.queue;
         let (wakeups, enabled) = (self.wakeups, self.enabled);
@@ -893,7 +901,7 @@ impl Running<'_> {
                 let _ = ctx.restrict(x, keep);
             }
             let mut runs = 0;
-            let result = if enabled.is_none() && ctx.queue().len() == 1 {
+            let result = if self.one_word {
                 // One queue word (at most 64 propagators, the common case):
                 // popping is clearing its lowest bit. The word is reached
                 // through the context once a run, after it: to settle the

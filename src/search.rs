@@ -26,10 +26,12 @@
 //!
 //! # State
 //!
-//! Before a choice, the engine's state (domains and propagator state) is
-//! copied into a slab that grows to the deepest path once and is then
-//! reused: the search loop itself allocates nothing (a solution that is kept
-//! allocates its values).
+//! The search works on copies of the engine's state (domains and
+//! propagator state) in a slab, one level a depth of open choices, that
+//! grows to the deepest path once and is then reused: the search loop
+//! itself allocates nothing (a solution that is kept allocates its values).
+//! A choice copies its state one level up for its left branch and keeps its
+//! own for its right branch: one copy a choice.
 
 use std::fmt;
 use std::ops::Index;
@@ -504,14 +506,17 @@ impl Solver {
 
     /// Resets the engine and the counters for a new search.
     fn start(&mut self, options: &SearchOptions) {
-        self.engine.reset();
         self.frames.clear();
+        let width = self.engine.state_len();
         // Room for the first levels at once, not grown one doubling at a
         // time (a small puzzle's whole search is a few microseconds).
         if self.frames.capacity() == 0 {
             self.frames.reserve(FIRST_LEVELS);
-            self.slab.reserve(FIRST_LEVELS * self.engine.state_len());
+            self.slab.reserve(FIRST_LEVELS * width);
         }
+        // The root's state goes straight to the slab's first level, where
+        // the search opens the root.
+        self.engine.reset_into(&mut self.slab);
         self.stats = Stats::default();
         self.root_failure = None;
         self.options = *options;
@@ -539,12 +544,22 @@ impl Solver {
 
     /// Runs the search until the next solution (`Ok`, the engine holds it)
     /// or the end (`Err` with the reason).
+    ///
+    /// The state of the node being opened is the slab's level
+    /// `frames.len()` (the decision to apply is yet to be applied to it),
+    /// each open choice's fixpoint the level of its frame: a choice copies
+    /// its state one level up for its left branch and leaves its own to its
+    /// right branch, which so needs no copy. Every step leaves the last
+    /// node's state in the engine too.
     fn step<O: Observer>(&mut self, observer: &mut O) -> Result<(), SearchStatus> {
-        let width = self.engine.state_len();
-        let propagations_before = self.engine.propagations();
         // Where the search is, kept in a local while it runs (in `self.next`
         // only between steps), so that going from node to node is a jump.
         let mut next = self.next;
+        if let Next::Done(status) = next {
+            return Err(status);
+        }
+        let width = self.engine.state_len();
+        let propagations_before = self.engine.propagations();
         let (limited, started) = (self.options.is_limited(), self.started);
         let Solver {
             engine,
@@ -555,12 +570,14 @@ impl Solver {
             root_failure,
             ..
         } = self;
+        let (engine_state, run) = engine.running();
         let mut opener = Opener {
-            run: engine.running(),
+            run,
             stats,
             root_failure,
             options,
         };
+        let mut at = frames.len() * width;
         let result = loop {
             match next {
                 Next::Done(status) => break Err(status),
@@ -569,8 +586,8 @@ impl Solver {
                         next = Next::Done(SearchStatus::Complete);
                         continue;
                     };
-                    let at = frames.len() * width;
-                    opener.run.restore(&slab[at..at + width]);
+                    // The choice's own state, untouched by its left subtree.
+                    at = frames.len() * width;
                     next = Next::Visit {
                         parent: Some(frame.node),
                         decision: Some(frame.right),
@@ -582,13 +599,14 @@ impl Solver {
                     decision,
                     depth,
                 } => {
+                    let state = &mut slab[at..at + width];
                     let limit = limited
                         .then(|| limit_reached(opener.stats.nodes, opener.options, started))
                         .flatten();
                     if let Some(status) = limit {
                         // The engine holds the node cut off, unpropagated.
                         if let Some(branch) = decision {
-                            opener.run.restrict(branch.decision.var, branch.keep);
+                            opener.run.restrict(state, branch.decision.var, branch.keep);
                         }
                         next = Next::Done(status);
                         continue;
@@ -601,7 +619,7 @@ impl Solver {
                         decision: decision.map(|branch| branch.decision),
                         kind,
                     };
-                    let branch = match opener.open(depth, decision, observer) {
+                    let branch = match opener.open(state, depth, decision, observer) {
                         Opened::Failed(by) => {
                             observer.node(&node(NodeKind::Failed { by: Some(by) }));
                             next = Next::Backtrack;
@@ -619,12 +637,19 @@ impl Solver {
                     observer.node(&node(NodeKind::Choice {
                         branch: branch.decision,
                     }));
-                    // Save the state for the right branch, then go left.
-                    let at = frames.len() * width;
-                    if slab.len() < at + width {
-                        slab.resize(at + width, 0);
+                    // The left branch works on a copy one level up; this
+                    // state stays for the right one.
+                    let up = at + width;
+                    if slab.len() >= up + width {
+                        slab.copy_within(at..up, up);
+                    } else {
+                        // The first visit this deep (the slab may hold a
+                        // part of a level of another model's width, loaded
+                        // before): grown by the copy, not zeroed first.
+                        slab.truncate(up);
+                        slab.extend_from_within(at..up);
                     }
-                    opener.run.save(&mut slab[at..at + width]);
+                    at = up;
                     frames.push(Frame {
                         node: id,
                         depth,
@@ -638,25 +663,29 @@ impl Solver {
                 }
             }
         };
+        // The engine holds the last node opened (or cut off).
+        engine_state.copy_from_slice(&slab[at..at + width]);
         self.next = next;
         self.stats.propagations += self.engine.propagations() - propagations_before;
         result
     }
 
-    /// [`Opener::open`] on this solver's engine and counters.
+    /// [`Opener::open`] on this solver's engine (its own state) and
+    /// counters.
     fn open<O: Observer>(
         &mut self,
         depth: u32,
         decision: Option<Branch>,
         observer: &mut O,
     ) -> Opened {
+        let (state, run) = self.engine.running();
         let mut opener = Opener {
-            run: self.engine.running(),
+            run,
             stats: &mut self.stats,
             root_failure: &mut self.root_failure,
             options: &self.options,
         };
-        opener.open(depth, decision, observer)
+        opener.open(state, depth, decision, observer)
     }
 
     /// Whether a limit says to stop before the next node.
@@ -702,13 +731,14 @@ struct Opener<'s> {
 }
 
 impl Opener<'_> {
-    /// Applies `decision` to the engine, which holds the parent's state
-    /// (or the root's, without a decision), propagates the node it reaches,
-    /// at `depth`, and counts it: every node, its kind, the deepest depth,
-    /// and the root's failure (the first node of a search is its root).
+    /// Applies `decision` to `state`, the parent's state (or the root's,
+    /// without a decision), propagates the node it reaches, at `depth`, and
+    /// counts it: every node, its kind, the deepest depth, and the root's
+    /// failure (the first node of a search is its root).
     #[inline(always)]
     fn open<O: Observer>(
         &mut self,
+        state: &mut [u64],
         depth: u32,
         decision: Option<Branch>,
         observer: &mut O,
@@ -717,14 +747,14 @@ impl Opener<'_> {
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(depth);
         let decision = decision.map(|b| (b.decision.var, b.keep));
-        if let Err(by) = self.run.decide(decision, observer) {
+        if let Err(by) = self.run.decide(state, decision, observer) {
             self.stats.failures += 1;
             if id == 0 {
                 *self.root_failure = Some(by);
             }
             return Opened::Failed(by);
         }
-        match self.branch() {
+        match self.branch(state) {
             None => {
                 self.stats.solutions += 1;
                 Opened::Solution
@@ -736,11 +766,11 @@ impl Opener<'_> {
         }
     }
 
-    /// The left branch at the current node, or `None` when every variable
-    /// is fixed.
+    /// The left branch at the node whose state is `state`, or `None` when
+    /// every variable is fixed.
     #[inline(always)]
-    fn branch(&self) -> Option<Branch> {
-        let (var, d) = select_var(&self.run, self.options.var_order)?;
+    fn branch(&self, state: &[u64]) -> Option<Branch> {
+        let (var, d) = select_var(&self.run, state, self.options.var_order)?;
         left_branch(var, d, self.options.value_order)
     }
 }
@@ -773,10 +803,10 @@ fn left_branch(var: VarId, d: Domain, order: ValueOrder) -> Option<Branch> {
 // and the answer returned through memory cost 10-queens about 25
 // instructions a node.
 #[inline(always)]
-fn select_var(engine: &Running<'_>, order: VarOrder) -> Option<(VarId, Domain)> {
-    let doms = engine.domain_bits();
+fn select_var(engine: &Running<'_>, state: &[u64], order: VarOrder) -> Option<(VarId, Domain)> {
+    let doms = engine.domain_bits(state);
     let chosen = match order {
-        VarOrder::FirstFail => first_fail(doms, engine.fixed_bits()),
+        VarOrder::FirstFail => first_fail(doms, engine.fixed_bits(state)),
         // Every domain is non-empty at a fixpoint: not fixed is two or more.
         VarOrder::InputOrder => doms.iter().position(|&d| !Domain::from_bits(d).is_fixed()),
         VarOrder::LargestDomain => {
@@ -993,6 +1023,44 @@ mod tests {
                 assert_eq!(right.keep, right.decision.keeps(), "{d} {order}");
                 assert_eq!(right.decision, branch.decision.negate());
                 assert!((d & branch.keep) != Domain::EMPTY && (d & right.keep) != Domain::EMPTY);
+            }
+        }
+    }
+
+    #[test]
+    fn a_reloaded_solver_searches_as_a_new_one_whatever_the_widths_before() {
+        // N-queens of growing and shrinking sizes in one solver: its saved
+        // states were laid out for the width of the model before (a part of
+        // a level may be left over), yet every search gives a new solver's
+        // statistics and solutions, in each order.
+        let queens = |n: usize| {
+            let mut m = Model::new();
+            let rows: Vec<VarId> = (0..n)
+                .map(|i| m.int_var(&format!("q{i}"), 0, n as i64 - 1).expect("fresh"))
+                .collect();
+            let up: Vec<i64> = (0..n as i64).collect();
+            let down: Vec<i64> = (0..n as i64).map(|i| n as i64 - 1 - i).collect();
+            m.all_different(&rows, Strength::Value).expect("valid");
+            m.all_different_offsets(&rows, &up, Strength::Value)
+                .expect("valid");
+            m.all_different_offsets(&rows, &down, Strength::Domain)
+                .expect("valid");
+            m
+        };
+        let mut solver = Solver::new(&queens(9));
+        for n in [6, 4, 9, 5, 8, 1, 7, 3, 6] {
+            let m = queens(n);
+            solver.load(&m);
+            for var_order in [VarOrder::FirstFail, VarOrder::InputOrder] {
+                for value_order in [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split] {
+                    let options = SearchOptions::default()
+                        .var_order(var_order)
+                        .value_order(value_order);
+                    let reused = solver.all(&options);
+                    let fresh = Solver::new(&m).all(&options);
+                    assert_eq!(reused.stats, fresh.stats, "{n} {var_order} {value_order}");
+                    assert_eq!(reused.solutions, fresh.solutions, "{n}");
+                }
             }
         }
     }

@@ -153,6 +153,9 @@ impl Solver {
             return self.count(options);
         }
         self.start(options);
+        // The split opens its nodes in the engine's own state (the search
+        // loop, in its slab).
+        self.engine.reset();
         let wanted = threads.saturating_mul(per_thread);
         // Saved states for at most SPLIT_WORDS words, whatever the threads.
         let width = self.engine.state_len().max(1);
@@ -295,8 +298,12 @@ impl Solver {
         while let Some(subtree) = work.subtrees.get(work.next.fetch_add(1, Ordering::Relaxed)) {
             self.frames.clear();
             self.stats = Stats::default();
-            self.engine
-                .restore(&work.states[subtree.state..subtree.state + width]);
+            // The parent's state, where the search opens the subtree's
+            // root (see `Solver::step`); the engine holds it too, with an
+            // empty queue.
+            let parent = &work.states[subtree.state..subtree.state + width];
+            self.engine.restore(parent);
+            self.slab[..width].copy_from_slice(parent);
             // The first step applies the decision.
             self.next = Next::Visit {
                 parent: None,
