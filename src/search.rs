@@ -326,11 +326,11 @@ enum Opened {
     Choice(Branch),
 }
 
-/// What the search loop does next.
+/// What the search does next, kept between steps.
 #[derive(Clone, Copy, Debug)]
 enum Next {
-    /// Apply `decision` to the engine, which holds `parent`'s state, then
-    /// propagate and classify the node it reaches.
+    /// Apply `decision` to `parent`'s state, in the first level of the
+    /// solver's slab, then propagate and classify the node it reaches.
     Visit {
         parent: Option<NodeId>,
         decision: Option<Branch>,
@@ -552,9 +552,9 @@ impl Solver {
     /// right branch, which so needs no copy. Every step leaves the last
     /// node's state in the engine too.
     fn step<O: Observer>(&mut self, observer: &mut O) -> Result<(), SearchStatus> {
-        // Where the search is, kept in a local while it runs (in `self.next`
+        // Where the search is, kept in locals while it runs (in `self.next`
         // only between steps), so that going from node to node is a jump.
-        let mut next = self.next;
+        let next = self.next;
         if let Next::Done(status) = next {
             return Err(status);
         }
@@ -578,94 +578,91 @@ impl Solver {
             options,
         };
         let mut at = frames.len() * width;
+        // The node to open next: its parent, the decision that leads to it
+        // from the state at level `at`, its depth; or, with `backtrack`, the
+        // right branch of the innermost open choice.
+        let (mut parent, mut decision, mut depth, mut backtrack) = match next {
+            Next::Visit {
+                parent,
+                decision,
+                depth,
+            } => (parent, decision, depth, false),
+            _ => (None, None, 0, true),
+        };
         let result = loop {
-            match next {
-                Next::Done(status) => break Err(status),
-                Next::Backtrack => {
-                    let Some(frame) = frames.pop() else {
-                        next = Next::Done(SearchStatus::Complete);
-                        continue;
-                    };
-                    // The choice's own state, untouched by its left subtree.
-                    at = frames.len() * width;
-                    next = Next::Visit {
-                        parent: Some(frame.node),
-                        decision: Some(frame.right),
-                        depth: frame.depth + 1,
-                    };
-                }
-                Next::Visit {
-                    parent,
-                    decision,
-                    depth,
-                } => {
-                    let state = &mut slab[at..at + width];
-                    let limit = limited
-                        .then(|| limit_reached(opener.stats.nodes, opener.options, started))
-                        .flatten();
-                    if let Some(status) = limit {
-                        // The engine holds the node cut off, unpropagated.
-                        if let Some(branch) = decision {
-                            opener.run.restrict(state, branch.decision.var, branch.keep);
-                        }
-                        next = Next::Done(status);
-                        continue;
-                    }
-                    let id = opener.stats.nodes;
-                    let node = |kind| Node {
-                        id,
-                        parent,
-                        depth,
-                        decision: decision.map(|branch| branch.decision),
-                        kind,
-                    };
-                    let branch = match opener.open(state, depth, decision, observer) {
-                        Opened::Failed(by) => {
-                            observer.node(&node(NodeKind::Failed { by: Some(by) }));
-                            next = Next::Backtrack;
-                            continue;
-                        }
-                        Opened::Solution => {
-                            observer.node(&node(NodeKind::Solution {
-                                index: opener.stats.solutions,
-                            }));
-                            next = Next::Backtrack;
-                            break Ok(());
-                        }
-                        Opened::Choice(branch) => branch,
-                    };
-                    observer.node(&node(NodeKind::Choice {
-                        branch: branch.decision,
-                    }));
-                    // The left branch works on a copy one level up; this
-                    // state stays for the right one.
-                    let up = at + width;
-                    if slab.len() >= up + width {
-                        slab.copy_within(at..up, up);
-                    } else {
-                        // The first visit this deep (the slab may hold a
-                        // part of a level of another model's width, loaded
-                        // before): grown by the copy, not zeroed first.
-                        slab.truncate(up);
-                        slab.extend_from_within(at..up);
-                    }
-                    at = up;
-                    frames.push(Frame {
-                        node: id,
-                        depth,
-                        right: branch.negate(),
-                    });
-                    next = Next::Visit {
-                        parent: Some(id),
-                        decision: Some(branch),
-                        depth: depth + 1,
-                    };
-                }
+            if backtrack {
+                let Some(frame) = frames.pop() else {
+                    break Err(SearchStatus::Complete);
+                };
+                // The choice's own state, untouched by its left subtree.
+                at = frames.len() * width;
+                (parent, decision, depth) = (Some(frame.node), Some(frame.right), frame.depth + 1);
             }
+            let state = &mut slab[at..at + width];
+            let limit = limited
+                .then(|| limit_reached(opener.stats.nodes, opener.options, started))
+                .flatten();
+            if let Some(status) = limit {
+                // The engine holds the node cut off, unpropagated.
+                if let Some(branch) = decision {
+                    opener.run.restrict(state, branch.decision.var, branch.keep);
+                }
+                break Err(status);
+            }
+            let id = opener.stats.nodes;
+            let node = |kind| Node {
+                id,
+                parent,
+                depth,
+                decision: decision.map(|branch| branch.decision),
+                kind,
+            };
+            let branch = match opener.open(state, depth, decision, observer) {
+                Opened::Failed(by) => {
+                    observer.node(&node(NodeKind::Failed { by: Some(by) }));
+                    backtrack = true;
+                    continue;
+                }
+                Opened::Solution => {
+                    observer.node(&node(NodeKind::Solution {
+                        index: opener.stats.solutions,
+                    }));
+                    break Ok(());
+                }
+                Opened::Choice(branch) => branch,
+            };
+            observer.node(&node(NodeKind::Choice {
+                branch: branch.decision,
+            }));
+            // The left branch works on a copy one level up; this state
+            // stays for the right one.
+            let up = at + width;
+            if slab.len() >= up + width {
+                slab.copy_within(at..up, up);
+            } else {
+                // The first visit this deep (the slab may hold a part of a
+                // level of another model's width, loaded before): grown by
+                // the copy, not zeroed first.
+                slab.truncate(up);
+                slab.extend_from_within(at..up);
+            }
+            at = up;
+            frames.push(Frame {
+                node: id,
+                depth,
+                right: branch.negate(),
+            });
+            (parent, decision, depth) = (Some(id), Some(branch), depth + 1);
+            backtrack = false;
         };
         // The engine holds the last node opened (or cut off).
         engine_state.copy_from_slice(&slab[at..at + width]);
-        self.next = next;
+        // A step ends at a solution, with right branches still to take, or
+        // at the end.
+        self.next = match result {
+            Ok(()) => Next::Backtrack,
+            Err(status) => Next::Done(status),
+        };
         self.stats.propagations += self.engine.propagations() - propagations_before;
         result
     }
