@@ -297,10 +297,14 @@ struct Frame {
 }
 
 /// A decision with the values it keeps ([`Decision::keeps`]), worked out
-/// once, where the decision is made.
+/// once, where the decision is made. The variable is its index alone (the
+/// model's tag makes it a [`VarId`] for an observer), so that a search
+/// frame stays four words.
 #[derive(Clone, Copy, Debug)]
 struct Branch {
-    decision: Decision,
+    var: u32,
+    op: DecisionOp,
+    value: u8,
     keep: Domain,
 }
 
@@ -310,8 +314,18 @@ impl Branch {
     /// or a range from 0 or to 63, and its opposite the rest).
     fn negate(self) -> Branch {
         Branch {
-            decision: self.decision.negate(),
+            op: self.op.negate(),
             keep: !self.keep,
+            ..self
+        }
+    }
+
+    /// The decision, on the variable `run` makes of the index.
+    fn decision(self, run: &Running<'_>) -> Decision {
+        Decision {
+            var: run.var_at(self.var as usize),
+            op: self.op,
+            value: self.value,
         }
     }
 }
@@ -605,16 +619,18 @@ impl Solver {
             if let Some(status) = limit {
                 // The engine holds the node cut off, unpropagated.
                 if let Some(branch) = decision {
-                    opener.run.restrict(state, branch.decision.var, branch.keep);
+                    let var = opener.run.var_at(branch.var as usize);
+                    opener.run.restrict(state, var, branch.keep);
                 }
                 break Err(status);
             }
             let id = opener.stats.nodes;
+            let made = decision.map(|branch| branch.decision(&opener.run));
             let node = |kind| Node {
                 id,
                 parent,
                 depth,
-                decision: decision.map(|branch| branch.decision),
+                decision: made,
                 kind,
             };
             let branch = match opener.open(state, depth, decision, observer) {
@@ -632,7 +648,7 @@ impl Solver {
                 Opened::Choice(branch) => branch,
             };
             observer.node(&node(NodeKind::Choice {
-                branch: branch.decision,
+                branch: branch.decision(&opener.run),
             }));
             // The left branch works on a copy one level up; this state
             // stays for the right one.
@@ -743,7 +759,7 @@ impl Opener<'_> {
         let id = self.stats.nodes;
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(depth);
-        let decision = decision.map(|b| (b.decision.var, b.keep));
+        let decision = decision.map(|b| (self.run.var_at(b.var as usize), b.keep));
         if let Err(by) = self.run.decide(state, decision, observer) {
             self.stats.failures += 1;
             if id == 0 {
@@ -790,7 +806,9 @@ fn left_branch(var: VarId, d: Domain, order: ValueOrder) -> Option<Branch> {
         }
     };
     Some(Branch {
-        decision: Decision { var, op, value },
+        var: var.index() as u32,
+        op,
+        value,
         keep: Domain::from_bits(keep),
     })
 }
@@ -1027,9 +1045,15 @@ mod tests {
             for order in [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split] {
                 let branch = left_branch(var, d, order).expect("not empty");
                 let right = branch.negate();
-                assert_eq!(branch.keep, branch.decision.keeps(), "{d} {order}");
-                assert_eq!(right.keep, right.decision.keeps(), "{d} {order}");
-                assert_eq!(right.decision, branch.decision.negate());
+                let decision = |b: Branch| Decision {
+                    var: VarId::new(0, b.var),
+                    op: b.op,
+                    value: b.value,
+                };
+                assert_eq!(branch.var, 3);
+                assert_eq!(branch.keep, decision(branch).keeps(), "{d} {order}");
+                assert_eq!(right.keep, decision(right).keeps(), "{d} {order}");
+                assert_eq!(decision(right), decision(branch).negate());
                 assert!((d & branch.keep) != Domain::EMPTY && (d & right.keep) != Domain::EMPTY);
             }
         }

@@ -255,7 +255,7 @@ impl Solver {
                 states.resize(state + width, 0);
                 self.engine.save(&mut states[state..]);
                 let size = log_size(self.engine.domain_bits());
-                let before = self.engine.dom(branch.decision.var);
+                let before = self.engine.dom(self.engine.var_at(branch.var as usize));
                 for decision in [branch, branch.negate()] {
                     let after = before & decision.keep;
                     let size = size - log_values(before) + log_values(after);
