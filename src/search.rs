@@ -1065,20 +1065,7 @@ mod tests {
         // states were laid out for the width of the model before (a part of
         // a level may be left over), yet every search gives a new solver's
         // statistics and solutions, in each order.
-        let queens = |n: usize| {
-            let mut m = Model::new();
-            let rows: Vec<VarId> = (0..n)
-                .map(|i| m.int_var(&format!("q{i}"), 0, n as i64 - 1).expect("fresh"))
-                .collect();
-            let up: Vec<i64> = (0..n as i64).collect();
-            let down: Vec<i64> = (0..n as i64).map(|i| n as i64 - 1 - i).collect();
-            m.all_different(&rows, Strength::Value).expect("valid");
-            m.all_different_offsets(&rows, &up, Strength::Value)
-                .expect("valid");
-            m.all_different_offsets(&rows, &down, Strength::Domain)
-                .expect("valid");
-            m
-        };
+        let queens = |n| parallel::tests::queens(n).0;
         let mut solver = Solver::new(&queens(9));
         for n in [6, 4, 9, 5, 8, 1, 7, 3, 6] {
             let m = queens(n);

@@ -327,7 +327,7 @@ impl Solver {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::time::Duration;
 
     use super::*;
@@ -430,7 +430,7 @@ mod tests {
     }
 
     /// N-queens with value all-differents: columns and both diagonals.
-    fn queens(n: usize) -> (Model, Vec<VarId>) {
+    pub(in crate::search) fn queens(n: usize) -> (Model, Vec<VarId>) {
         let mut m = Model::new();
         let rows: Vec<VarId> = (0..n)
             .map(|i| {
