@@ -793,13 +793,16 @@ impl Opener<'_> {
 /// domain's bits, as [`Decision::keeps`] would from the decision.
 #[inline(always)]
 fn left_branch(var: VarId, d: Domain, order: ValueOrder) -> Option<Branch> {
-    let (lo, hi) = (d.min()?, d.max()?);
     let bits = d.bits();
     let (op, value, keep) = match order {
         // The lowest and the highest value's bit.
-        ValueOrder::Min => (DecisionOp::Eq, lo, bits & bits.wrapping_neg()),
-        ValueOrder::Max => (DecisionOp::Eq, hi, 1 << hi),
+        ValueOrder::Min => (DecisionOp::Eq, d.min()?, bits & bits.wrapping_neg()),
+        ValueOrder::Max => {
+            let hi = d.max()?;
+            (DecisionOp::Eq, hi, 1 << hi)
+        }
         ValueOrder::Split => {
+            let (lo, hi) = (d.min()?, d.max()?);
             let mid = lo + (hi - lo) / 2;
             // Values 0..=mid; mid is below hi, so below 63.
             (DecisionOp::Le, mid, u64::MAX >> (63 - mid))
