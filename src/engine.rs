@@ -436,7 +436,7 @@ impl Engine {
 
     /// The fixed-variable bitset: bit `i` set when variable `i` has one
     /// value (exact between propagations that end without a conflict).
-    #[inline]
+    #[cfg(test)]
     pub(crate) fn fixed_bits(&self) -> &[u64] {
         &self.state[self.vars..self.vars + self.fixed_words]
     }
@@ -512,31 +512,28 @@ impl Engine {
     /// Narrows `x` to the values also in `keep` when `decision` is
     /// `Some((x, keep))`, as [`Engine::restrict`] does (a narrowing that
     /// would leave no value changes nothing), then propagates as
-    /// [`Engine::propagate_observed`]. The search's decisions go in here:
-    /// the narrowing then goes through the context the fixpoint loop builds
-    /// anyway, not through a second view of the state and the queue.
+    /// [`Engine::propagate_observed`] (see [`Running::decide`]).
     ///
     /// # Errors
     ///
     /// As [`Engine::propagate`].
-    // Always inlined: the search loop calls it at every node, and so does
-    // the parallel count's split, and out of line the loop measured 2% more
-    // instructions a queens node.
     #[inline(always)]
     pub(crate) fn decide_observed<O: Observer>(
         &mut self,
         decision: Option<(VarId, Domain)>,
         observer: &mut O,
     ) -> Result<(), ConstraintId> {
-        if O::PROPAGATION {
-            // A recording observer: the decision is no constraint's pruning,
-            // so it goes in before the contexts that report prunings.
-            if let Some((x, keep)) = decision {
-                self.restrict(x, keep);
-            }
-        }
-        let (doms, rest) = self.state[..self.width].split_at_mut(self.vars);
-        let (fixed, prop_state) = rest.split_at_mut(self.fixed_words);
+        let (state, mut running) = self.running();
+        running.decide(state, decision, observer)
+    }
+
+    /// The current state ([`Engine::state_len`] words) and the parts of the
+    /// engine that propagating touches, borrowed once for a run of nodes: a
+    /// search then reaches the queue and the propagators without slicing
+    /// the engine's buffers again at each node, and may keep the states it
+    /// works on elsewhere.
+    #[inline(always)]
+    pub(crate) fn running(&mut self) -> (&mut [u64], Running<'_>) {
         let (queue, enabled, weak, masks) = split_bits(
             &mut self.bits,
             self.words,
@@ -544,12 +541,6 @@ impl Engine {
             self.masks_at,
             self.masks,
         );
-        let wakeups = Wakeups {
-            masks,
-            bounds: &self.wake_bounds,
-            list: &self.wake_list,
-            weak,
-        };
         // With masks, a disabled propagator is never queued (see
         // `update_enabled`); with lists it may be, and is dropped when popped.
         let enabled = if self.words <= MASK_WORDS {
@@ -557,101 +548,23 @@ impl Engine {
         } else {
             Some(enabled)
         };
-        if !O::PROPAGATION {
-            // One context for the whole loop: only the running propagator's
-            // state words change from one run to the next.
-            let mut ctx = Ctx::new(doms, fixed, prop_state, queue, wakeups, None);
-            if let Some((x, keep)) = decision {
-                // An empty narrowing is refused and changes nothing, as in
-                // `Engine::restrict`; the search's decisions always keep a
-                // value.
-                let _ = ctx.restrict(x, keep);
-            }
-            let mut runs = 0;
-            let result = if self.words == 1 {
-                // One queue word (at most 64 propagators, the common case):
-                // popping is clearing its lowest bit. The word is reached
-                // through the context once a run, after it: to settle the
-                // run's status and pop the next in one bounds check.
-                let pop = |queue: &mut u64| {
-                    let queued = *queue;
-                    *queue = queued & queued.wrapping_sub(1);
-                    (queued != 0).then(|| queued.trailing_zeros() as usize)
-                };
-                let mut next = pop(&mut ctx.queue()[0]);
-                loop {
-                    let Some(p) = next else {
-                        break Ok(());
-                    };
-                    runs += 1;
-                    let slot = &self.props[p];
-                    ctx.run_as(slot.words);
-                    let status = (slot.run)(&slot.prop, &mut ctx);
-                    let queue = &mut ctx.queue()[0];
-                    match status {
-                        // Fixpoint: whatever queued p since it was popped was p itself.
-                        Ok(Status::Fixpoint) => *queue &= !(1u64 << p),
-                        Ok(Status::Changed) => {}
-                        Err(_) => {
-                            *queue = 0;
-                            observer.conflict(slot.origin);
-                            break Err(slot.origin);
-                        }
-                    }
-                    next = pop(queue);
-                }
-            } else {
-                loop {
-                    let Some((word, bit)) = pop(ctx.queue(), enabled) else {
-                        break Ok(());
-                    };
-                    runs += 1;
-                    let slot = &self.props[word * 64 + bit];
-                    ctx.run_as(slot.words);
-                    match (slot.run)(&slot.prop, &mut ctx) {
-                        // Fixpoint: whatever queued p since it was popped was p itself.
-                        Ok(Status::Fixpoint) => ctx.queue()[word] &= !(1u64 << bit),
-                        Ok(Status::Changed) => {}
-                        Err(_) => {
-                            ctx.queue().fill(0);
-                            observer.conflict(slot.origin);
-                            break Err(slot.origin);
-                        }
-                    }
-                }
-            };
-            self.propagations += runs;
-            return result;
-        }
-        loop {
-            let Some((word, bit)) = pop(queue, enabled) else {
-                return Ok(());
-            };
-            self.propagations += 1;
-            let slot = &self.props[word * 64 + bit];
-            let (start, end) = slot.words;
-            let state = &mut prop_state[start as usize..end as usize];
-            let by = slot.origin;
-            let mut sink = Forward {
-                observer: &mut *observer,
-                by,
-            };
-            let mut ctx = Ctx::new(doms, fixed, state, queue, wakeups, Some(&mut sink));
-            match (slot.run)(&slot.prop, &mut ctx) {
-                Ok(status) => {
-                    // Fixpoint: whatever queued p since it was popped was p itself.
-                    if status == Status::Fixpoint {
-                        queue[word] &= !(1u64 << bit);
-                    }
-                    observer.propagated(by);
-                }
-                Err(_) => {
-                    queue.fill(0);
-                    observer.conflict(by);
-                    return Err(by);
-                }
-            }
-        }
+        let running = Running {
+            vars: self.vars,
+            fixed_words: self.fixed_words,
+            model: self.model,
+            one_word: self.words == 1,
+            queue,
+            enabled,
+            wakeups: Wakeups {
+                masks,
+                bounds: &self.wake_bounds,
+                list: &self.wake_list,
+                weak,
+            },
+            props: &self.props,
+            propagations: &mut self.propagations,
+        };
+        (&mut self.state[..self.width], running)
     }
 
     /// The number of `u64` words [`Engine::save`] writes.
@@ -690,6 +603,22 @@ impl Engine {
     /// propagator queued, as after [`Engine::new`].
     pub fn reset(&mut self) {
         self.state.copy_within(self.width.., 0);
+        self.bits.copy_within(self.words..2 * self.words, 0);
+    }
+
+    /// Goes back to the root as [`Engine::reset`] does, but writes the
+    /// root's state into the first [`Engine::state_len`] words of `into`
+    /// (a search's saved states, grown to hold it if shorter) and leaves
+    /// the engine's own as it is.
+    pub(crate) fn reset_into(&mut self, into: &mut Vec<u64>) {
+        let root = &self.state[self.width..];
+        match into.get_mut(..self.width) {
+            Some(first) => first.copy_from_slice(root),
+            None => {
+                into.clear();
+                into.extend_from_slice(root);
+            }
+        }
         self.bits.copy_within(self.words..2 * self.words, 0);
     }
 
@@ -863,6 +792,200 @@ fn split_bits(
         &rest[(BITSETS - 1) * words..][..weak],
         &rest[masks_at - words..][..masks],
     )
+}
+
+/// The parts of an [`Engine`] that propagating touches at every node
+/// ([`Engine::running`]): the queue, the wake-ups and the propagators,
+/// borrowed once for a run of nodes. The state they work on is handed to
+/// each call: the engine's own, or a copy of it (a search state,
+/// [`Engine::state_len`] words).
+pub(crate) struct Running<'e> {
+    /// As [`Engine`]'s.
+    vars: usize,
+    /// As [`Engine`]'s.
+    fixed_words: usize,
+    /// The model's tag, for making [`VarId`]s.
+    model: u32,
+    /// Whether the queue is one word (and so no disabled propagator is
+    /// ever queued).
+    one_word: bool,
+    queue: &'e mut [u64],
+    /// The enabled bitset when a disabled propagator may be queued (wake
+    /// lists), to drop it when popped; `None` with masks.
+    enabled: Option<&'e [u64]>,
+    wakeups: Wakeups<'e>,
+    props: &'e [Slot],
+    /// The engine's count of propagator runs.
+    propagations: &'e mut u64,
+}
+
+impl Running<'_> {
+    /// The domains in `state`, as bits (as [`Engine::domain_bits`]).
+    #[inline(always)]
+    pub(crate) fn domain_bits<'s>(&self, state: &'s [u64]) -> &'s [u64] {
+        &state[..self.vars]
+    }
+
+    /// The fixed-variable bitset in `state` (as `Engine::fixed_bits`).
+    #[inline(always)]
+    pub(crate) fn fixed_bits<'s>(&self, state: &'s [u64]) -> &'s [u64] {
+        &state[self.vars..self.vars + self.fixed_words]
+    }
+
+    /// The variable with declaration index `i` (below the variables).
+    #[inline(always)]
+    pub(crate) fn var_at(&self, i: usize) -> VarId {
+        debug_assert!(i < self.vars, "variable index out of range");
+        VarId::new(self.model, i as u32)
+    }
+
+    /// Narrows `x` to the values also in `keep` in `state`, as
+    /// [`Engine::restrict`] does in the engine's state.
+    #[inline(always)]
+    pub(crate) fn restrict(&mut self, state: &mut [u64], x: VarId, keep: Domain) -> bool {
+        let i = x.index();
+        let (doms, rest) = state.split_at_mut(self.vars);
+        let old = doms[i];
+        let new = old & keep.bits();
+        if new == 0 {
+            return false;
+        }
+        if new != old {
+            doms[i] = new;
+            let fixed = &mut rest[..self.fixed_words];
+            self.wakeups.wake(self.queue, fixed, i, old, new);
+        }
+        true
+    }
+
+    /// Narrows `x` to the values also in `keep` in `state` when `decision`
+    /// is `Some((x, keep))`, as [`Running::restrict`] does (a narrowing
+    /// that would leave no value changes nothing), then propagates to a
+    /// fixpoint in `state`, as [`Engine::propagate_observed`] does in the
+    /// engine's. The search's decisions go in here: the narrowing then goes
+    /// through the context the fixpoint loop builds anyway, not through a
+    /// second view of the state and the queue.
+    ///
+    /// # Errors
+    ///
+    /// As [`Engine::propagate`].
+    // Always inlined: the search loop calls it at every node, and so does
+    // the parallel count's split, and out of line the loop measured 2% more
+    // instructions a queens node.
+    #[inline(always)]
+    pub(crate) fn decide<O: Observer>(
+        &mut self,
+        state: &mut [u64],
+        decision: Option<(VarId, Domain)>,
+        observer: &mut O,
+    ) -> Result<(), ConstraintId> {
+        if O::PROPAGATION {
+            // A recording observer: the decision is no constraint's pruning,
+            // so it goes in before the contexts that report prunings.
+            if let Some((x, keep)) = decision {
+                self.restrict(state, x, keep);
+            }
+        }
+        let (doms, rest) = state.split_at_mut(self.vars);
+        let (fixed, prop_state) = rest.split_at_mut(self.fixed_words);
+        let queue = &mut *self.queue;
+        let (wakeups, enabled) = (self.wakeups, self.enabled);
+        if !O::PROPAGATION {
+            // One context for the whole loop: only the running propagator's
+            // state words change from one run to the next.
+            let mut ctx = Ctx::new(doms, fixed, prop_state, queue, wakeups, None);
+            if let Some((x, keep)) = decision {
+                // An empty narrowing is refused and changes nothing, as in
+                // `Engine::restrict`; the search's decisions always keep a
+                // value.
+                let _ = ctx.restrict(x, keep);
+            }
+            let mut runs = 0;
+            let result = if self.one_word {
+                // One queue word (at most 64 propagators, the common case):
+                // popping is clearing its lowest bit. The word is reached
+                // through the context once a run, after it: to settle the
+                // run's status and pop the next in one bounds check.
+                let pop = |queue: &mut u64| {
+                    let queued = *queue;
+                    *queue = queued & queued.wrapping_sub(1);
+                    (queued != 0).then(|| queued.trailing_zeros() as usize)
+                };
+                let mut next = pop(&mut ctx.queue()[0]);
+                loop {
+                    let Some(p) = next else {
+                        break Ok(());
+                    };
+                    runs += 1;
+                    let slot = &self.props[p];
+                    ctx.run_as(slot.words);
+                    let status = (slot.run)(&slot.prop, &mut ctx);
+                    let queue = &mut ctx.queue()[0];
+                    match status {
+                        // Fixpoint: whatever queued p since it was popped was p itself.
+                        Ok(Status::Fixpoint) => *queue &= !(1u64 << p),
+                        Ok(Status::Changed) => {}
+                        Err(_) => {
+                            *queue = 0;
+                            observer.conflict(slot.origin);
+                            break Err(slot.origin);
+                        }
+                    }
+                    next = pop(queue);
+                }
+            } else {
+                loop {
+                    let Some((word, bit)) = pop(ctx.queue(), enabled) else {
+                        break Ok(());
+                    };
+                    runs += 1;
+                    let slot = &self.props[word * 64 + bit];
+                    ctx.run_as(slot.words);
+                    match (slot.run)(&slot.prop, &mut ctx) {
+                        // Fixpoint: whatever queued p since it was popped was p itself.
+                        Ok(Status::Fixpoint) => ctx.queue()[word] &= !(1u64 << bit),
+                        Ok(Status::Changed) => {}
+                        Err(_) => {
+                            ctx.queue().fill(0);
+                            observer.conflict(slot.origin);
+                            break Err(slot.origin);
+                        }
+                    }
+                }
+            };
+            *self.propagations += runs;
+            return result;
+        }
+        loop {
+            let Some((word, bit)) = pop(queue, enabled) else {
+                return Ok(());
+            };
+            *self.propagations += 1;
+            let slot = &self.props[word * 64 + bit];
+            let (start, end) = slot.words;
+            let state = &mut prop_state[start as usize..end as usize];
+            let by = slot.origin;
+            let mut sink = Forward {
+                observer: &mut *observer,
+                by,
+            };
+            let mut ctx = Ctx::new(doms, fixed, state, queue, wakeups, Some(&mut sink));
+            match (slot.run)(&slot.prop, &mut ctx) {
+                Ok(status) => {
+                    // Fixpoint: whatever queued p since it was popped was p itself.
+                    if status == Status::Fixpoint {
+                        queue[word] &= !(1u64 << bit);
+                    }
+                    observer.propagated(by);
+                }
+                Err(_) => {
+                    queue.fill(0);
+                    observer.conflict(by);
+                    return Err(by);
+                }
+            }
+        }
+    }
 }
 
 /// The wake-list bucket of `x`'s subscribers to `e` (as in

@@ -26,10 +26,12 @@
 //!
 //! # State
 //!
-//! Before a choice, the engine's state (domains and propagator state) is
-//! copied into a slab that grows to the deepest path once and is then
-//! reused: the search loop itself allocates nothing (a solution that is kept
-//! allocates its values).
+//! The search works on copies of the engine's state (domains and
+//! propagator state) in a slab, one level a depth of open choices, that
+//! grows to the deepest path once and is then reused: the search loop
+//! itself allocates nothing (a solution that is kept allocates its values).
+//! A choice copies its state one level up for its left branch and keeps its
+//! own for its right branch: one copy a choice.
 
 use std::fmt;
 use std::ops::Index;
@@ -37,7 +39,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::domain::Domain;
-use crate::engine::Engine;
+use crate::engine::{Engine, Running};
 use crate::model::{ConstraintId, Model, Names, VarId};
 use crate::observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer};
 use crate::propagators::ones;
@@ -290,8 +292,42 @@ struct Frame {
     node: NodeId,
     /// Its depth.
     depth: u32,
-    /// The right branch's decision.
-    right: Decision,
+    /// The right branch.
+    right: Branch,
+}
+
+/// A decision with the values it keeps ([`Decision::keeps`]), worked out
+/// once, where the decision is made. The variable is its index alone (the
+/// model's tag makes it a [`VarId`] for an observer), so that a search
+/// frame stays four words.
+#[derive(Clone, Copy, Debug)]
+struct Branch {
+    var: u32,
+    op: DecisionOp,
+    value: u8,
+    keep: Domain,
+}
+
+impl Branch {
+    /// The other branch of the same choice: the opposite decision, which
+    /// keeps just the values this one drops (each decision keeps one value
+    /// or a range from 0 or to 63, and its opposite the rest).
+    fn negate(self) -> Branch {
+        Branch {
+            op: self.op.negate(),
+            keep: !self.keep,
+            ..self
+        }
+    }
+
+    /// The decision, on the variable `run` makes of the index.
+    fn decision(self, run: &Running<'_>) -> Decision {
+        Decision {
+            var: run.var_at(self.var as usize),
+            op: self.op,
+            value: self.value,
+        }
+    }
 }
 
 /// What a node turned out to be once propagated ([`Solver::open`]).
@@ -301,17 +337,17 @@ enum Opened {
     /// A solution leaf: every variable is fixed.
     Solution,
     /// A choice node, with its left branch.
-    Choice(Decision),
+    Choice(Branch),
 }
 
-/// What the search loop does next.
+/// What the search does next, kept between steps.
 #[derive(Clone, Copy, Debug)]
 enum Next {
-    /// Apply `decision` to the engine, which holds `parent`'s state, then
-    /// propagate and classify the node it reaches.
+    /// Apply `decision` to `parent`'s state, in the first level of the
+    /// solver's slab, then propagate and classify the node it reaches.
     Visit {
         parent: Option<NodeId>,
-        decision: Option<Decision>,
+        decision: Option<Branch>,
         depth: u32,
     },
     /// Take the right branch of the innermost open choice.
@@ -484,14 +520,17 @@ impl Solver {
 
     /// Resets the engine and the counters for a new search.
     fn start(&mut self, options: &SearchOptions) {
-        self.engine.reset();
         self.frames.clear();
+        let width = self.engine.state_len();
         // Room for the first levels at once, not grown one doubling at a
         // time (a small puzzle's whole search is a few microseconds).
         if self.frames.capacity() == 0 {
             self.frames.reserve(FIRST_LEVELS);
-            self.slab.reserve(FIRST_LEVELS * self.engine.state_len());
+            self.slab.reserve(FIRST_LEVELS * width);
         }
+        // The root's state goes straight to the slab's first level, where
+        // the search opens the root.
+        self.engine.reset_into(&mut self.slab);
         self.stats = Stats::default();
         self.root_failure = None;
         self.options = *options;
@@ -519,108 +558,216 @@ impl Solver {
 
     /// Runs the search until the next solution (`Ok`, the engine holds it)
     /// or the end (`Err` with the reason).
+    ///
+    /// The state of the node being opened is the slab's level
+    /// `frames.len()` (the decision to apply is yet to be applied to it),
+    /// each open choice's fixpoint the level of its frame: a choice copies
+    /// its state one level up for its left branch and leaves its own to its
+    /// right branch, which so needs no copy. Every step leaves the last
+    /// node's state in the engine too.
     fn step<O: Observer>(&mut self, observer: &mut O) -> Result<(), SearchStatus> {
+        // Where the search is, kept in locals while it runs (in `self.next`
+        // only between steps), so that going from node to node is a jump.
+        let next = self.next;
+        if let Next::Done(status) = next {
+            return Err(status);
+        }
         let width = self.engine.state_len();
         let propagations_before = self.engine.propagations();
+        let (limited, started) = (self.options.is_limited(), self.started);
+        let Solver {
+            engine,
+            slab,
+            frames,
+            stats,
+            options,
+            root_failure,
+            ..
+        } = self;
+        let (engine_state, run) = engine.running();
+        let mut opener = Opener {
+            run,
+            stats,
+            root_failure,
+            options,
+        };
+        let mut at = frames.len() * width;
+        // The node to open next: its parent, the decision that leads to it
+        // from the state at level `at`, its depth; or, with `backtrack`, the
+        // right branch of the innermost open choice.
+        let (mut parent, mut decision, mut depth, mut backtrack) = match next {
+            Next::Visit {
+                parent,
+                decision,
+                depth,
+            } => (parent, decision, depth, false),
+            _ => (None, None, 0, true),
+        };
         let result = loop {
-            match self.next {
-                Next::Done(status) => break Err(status),
-                Next::Backtrack => {
-                    let Some(frame) = self.frames.pop() else {
-                        self.next = Next::Done(SearchStatus::Complete);
-                        continue;
-                    };
-                    let at = self.frames.len() * width;
-                    self.engine.restore(&self.slab[at..at + width]);
-                    self.next = Next::Visit {
-                        parent: Some(frame.node),
-                        decision: Some(frame.right),
-                        depth: frame.depth + 1,
-                    };
-                }
-                Next::Visit {
-                    parent,
-                    decision,
-                    depth,
-                } => {
-                    if let Some(status) = self.limit_reached() {
-                        // The engine holds the node cut off, unpropagated.
-                        if let Some(decision) = decision {
-                            self.engine.restrict(decision.var, decision.keeps());
-                        }
-                        self.next = Next::Done(status);
-                        continue;
-                    }
-                    let id = self.stats.nodes;
-                    let node = |kind| Node {
-                        id,
-                        parent,
-                        depth,
-                        decision,
-                        kind,
-                    };
-                    let branch = match self.open(depth, decision, observer) {
-                        Opened::Failed(by) => {
-                            observer.node(&node(NodeKind::Failed { by: Some(by) }));
-                            self.next = Next::Backtrack;
-                            continue;
-                        }
-                        Opened::Solution => {
-                            observer.node(&node(NodeKind::Solution {
-                                index: self.stats.solutions,
-                            }));
-                            self.next = Next::Backtrack;
-                            break Ok(());
-                        }
-                        Opened::Choice(branch) => branch,
-                    };
-                    observer.node(&node(NodeKind::Choice { branch }));
-                    // Save the state for the right branch, then go left.
-                    let at = self.frames.len() * width;
-                    if self.slab.len() < at + width {
-                        self.slab.resize(at + width, 0);
-                    }
-                    self.engine.save(&mut self.slab[at..at + width]);
-                    self.frames.push(Frame {
-                        node: id,
-                        depth,
-                        right: branch.negate(),
-                    });
-                    self.next = Next::Visit {
-                        parent: Some(id),
-                        decision: Some(branch),
-                        depth: depth + 1,
-                    };
-                }
+            if backtrack {
+                let Some(frame) = frames.pop() else {
+                    break Err(SearchStatus::Complete);
+                };
+                // The choice's own state, untouched by its left subtree.
+                at = frames.len() * width;
+                (parent, decision, depth) = (Some(frame.node), Some(frame.right), frame.depth + 1);
             }
+            let state = &mut slab[at..at + width];
+            let limit = limited
+                .then(|| limit_reached(opener.stats.nodes, opener.options, started))
+                .flatten();
+            if let Some(status) = limit {
+                // The engine holds the node cut off, unpropagated.
+                if let Some(branch) = decision {
+                    let var = opener.run.var_at(branch.var as usize);
+                    opener.run.restrict(state, var, branch.keep);
+                }
+                break Err(status);
+            }
+            let id = opener.stats.nodes;
+            let made = decision.map(|branch| branch.decision(&opener.run));
+            let node = |kind| Node {
+                id,
+                parent,
+                depth,
+                decision: made,
+                kind,
+            };
+            let branch = match opener.open(state, depth, decision, observer) {
+                Opened::Failed(by) => {
+                    observer.node(&node(NodeKind::Failed { by: Some(by) }));
+                    backtrack = true;
+                    continue;
+                }
+                Opened::Solution => {
+                    observer.node(&node(NodeKind::Solution {
+                        index: opener.stats.solutions,
+                    }));
+                    break Ok(());
+                }
+                Opened::Choice(branch) => branch,
+            };
+            observer.node(&node(NodeKind::Choice {
+                branch: branch.decision(&opener.run),
+            }));
+            // The left branch works on a copy one level up; this state
+            // stays for the right one.
+            let up = at + width;
+            if slab.len() >= up + width {
+                slab.copy_within(at..up, up);
+            } else {
+                // The first visit this deep (the slab may hold a part of a
+                // level of another model's width, loaded before): grown by
+                // the copy, not zeroed first.
+                slab.truncate(up);
+                slab.extend_from_within(at..up);
+            }
+            at = up;
+            frames.push(Frame {
+                node: id,
+                depth,
+                right: branch.negate(),
+            });
+            (parent, decision, depth) = (Some(id), Some(branch), depth + 1);
+            backtrack = false;
+        };
+        // The engine holds the last node opened (or cut off).
+        engine_state.copy_from_slice(&slab[at..at + width]);
+        // A step ends at a solution, with right branches still to take, or
+        // at the end.
+        self.next = match result {
+            Ok(()) => Next::Backtrack,
+            Err(status) => Next::Done(status),
         };
         self.stats.propagations += self.engine.propagations() - propagations_before;
         result
     }
 
-    /// Applies `decision` to the engine, which holds the parent's state
-    /// (or the root's, without a decision), propagates the node it reaches,
-    /// at `depth`, and counts it: every node, its kind, the deepest depth,
-    /// and the root's failure (the first node of a search is its root).
-    #[inline(always)]
+    /// [`Opener::open`] on this solver's engine (its own state) and
+    /// counters.
     fn open<O: Observer>(
         &mut self,
         depth: u32,
-        decision: Option<Decision>,
+        decision: Option<Branch>,
+        observer: &mut O,
+    ) -> Opened {
+        let (state, run) = self.engine.running();
+        let mut opener = Opener {
+            run,
+            stats: &mut self.stats,
+            root_failure: &mut self.root_failure,
+            options: &self.options,
+        };
+        opener.open(state, depth, decision, observer)
+    }
+
+    /// Whether a limit says to stop before the next node.
+    fn limit_reached(&self) -> Option<SearchStatus> {
+        limit_reached(self.stats.nodes, &self.options, self.started)
+    }
+}
+
+impl SearchOptions {
+    /// Whether a node or time limit is set.
+    fn is_limited(&self) -> bool {
+        self.node_limit.is_some() || self.time_limit.is_some()
+    }
+}
+
+/// Whether a limit of `options` says to stop before the next node, once
+/// `nodes` nodes are open; `started` is when the search started, if it has
+/// a time limit.
+fn limit_reached(
+    nodes: u64,
+    options: &SearchOptions,
+    started: Option<Instant>,
+) -> Option<SearchStatus> {
+    if options.node_limit.is_some_and(|limit| nodes >= limit) {
+        return Some(SearchStatus::NodeLimit);
+    }
+    if let (Some(limit), Some(started)) = (options.time_limit, started) {
+        // Reading the clock costs more than a node of a small puzzle.
+        if nodes % 256 == 0 && started.elapsed() >= limit {
+            return Some(SearchStatus::TimeLimit);
+        }
+    }
+    None
+}
+
+/// What opening a node touches, borrowed from a [`Solver`] for a run of
+/// nodes: the engine's running parts, the counters and the options.
+struct Opener<'s> {
+    run: Running<'s>,
+    stats: &'s mut Stats,
+    root_failure: &'s mut Option<ConstraintId>,
+    options: &'s SearchOptions,
+}
+
+impl Opener<'_> {
+    /// Applies `decision` to `state`, the parent's state (or the root's,
+    /// without a decision), propagates the node it reaches, at `depth`, and
+    /// counts it: every node, its kind, the deepest depth, and the root's
+    /// failure (the first node of a search is its root).
+    #[inline(always)]
+    fn open<O: Observer>(
+        &mut self,
+        state: &mut [u64],
+        depth: u32,
+        decision: Option<Branch>,
         observer: &mut O,
     ) -> Opened {
         let id = self.stats.nodes;
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(depth);
-        let decision = decision.map(|d| (d.var, d.keeps()));
-        if let Err(by) = self.engine.decide_observed(decision, observer) {
+        let decision = decision.map(|b| (self.run.var_at(b.var as usize), b.keep));
+        if let Err(by) = self.run.decide(state, decision, observer) {
             self.stats.failures += 1;
             if id == 0 {
-                self.root_failure = Some(by);
+                *self.root_failure = Some(by);
             }
             return Opened::Failed(by);
         }
-        match self.branch() {
+        match self.branch(state) {
             None => {
                 self.stats.solutions += 1;
                 Opened::Solution
@@ -632,51 +779,52 @@ impl Solver {
         }
     }
 
-    /// Whether a limit says to stop before the next node.
-    fn limit_reached(&self) -> Option<SearchStatus> {
-        let nodes = self.stats.nodes;
-        if self.options.node_limit.is_some_and(|limit| nodes >= limit) {
-            return Some(SearchStatus::NodeLimit);
-        }
-        if let (Some(limit), Some(started)) = (self.options.time_limit, self.started) {
-            // Reading the clock costs more than a node of a small puzzle.
-            if nodes % 256 == 0 && started.elapsed() >= limit {
-                return Some(SearchStatus::TimeLimit);
-            }
-        }
-        None
-    }
-
-    /// The left branch's decision at the current node, or `None` when every
-    /// variable is fixed.
-    fn branch(&self) -> Option<Decision> {
-        let (var, d) = select_var(&self.engine, self.options.var_order)?;
-        let (lo, hi) = (d.min()?, d.max()?);
-        Some(match self.options.value_order {
-            ValueOrder::Min => Decision {
-                var,
-                op: DecisionOp::Eq,
-                value: lo,
-            },
-            ValueOrder::Max => Decision {
-                var,
-                op: DecisionOp::Eq,
-                value: hi,
-            },
-            ValueOrder::Split => Decision {
-                var,
-                op: DecisionOp::Le,
-                value: lo + (hi - lo) / 2,
-            },
-        })
+    /// The left branch at the node whose state is `state`, or `None` when
+    /// every variable is fixed.
+    #[inline(always)]
+    fn branch(&self, state: &[u64]) -> Option<Branch> {
+        let (var, d) = select_var(&self.run, state, self.options.var_order)?;
+        left_branch(var, d, self.options.value_order)
     }
 }
 
+/// The left branch on `var`, whose domain is `d` (two values or more), in
+/// value order `order`. The values it keeps are worked out from the
+/// domain's bits, as [`Decision::keeps`] would from the decision.
+#[inline(always)]
+fn left_branch(var: VarId, d: Domain, order: ValueOrder) -> Option<Branch> {
+    let bits = d.bits();
+    let (op, value, keep) = match order {
+        // The lowest and the highest value's bit.
+        ValueOrder::Min => (DecisionOp::Eq, d.min()?, bits & bits.wrapping_neg()),
+        ValueOrder::Max => {
+            let hi = d.max()?;
+            (DecisionOp::Eq, hi, 1 << hi)
+        }
+        ValueOrder::Split => {
+            let (lo, hi) = (d.min()?, d.max()?);
+            let mid = lo + (hi - lo) / 2;
+            // Values 0..=mid; mid is below hi, so below 63.
+            (DecisionOp::Le, mid, u64::MAX >> (63 - mid))
+        }
+    };
+    Some(Branch {
+        var: var.index() as u32,
+        op,
+        value,
+        keep: Domain::from_bits(keep),
+    })
+}
+
 /// The variable to branch on and its domain, or `None` when all are fixed.
-fn select_var(engine: &Engine, order: VarOrder) -> Option<(VarId, Domain)> {
-    let doms = engine.domain_bits();
+// Inlined into the search loop, with `first_fail`: out of line, the call
+// and the answer returned through memory cost 10-queens about 25
+// instructions a node.
+#[inline(always)]
+fn select_var(engine: &Running<'_>, state: &[u64], order: VarOrder) -> Option<(VarId, Domain)> {
+    let doms = engine.domain_bits(state);
     let chosen = match order {
-        VarOrder::FirstFail => first_fail(doms, engine.fixed_bits()),
+        VarOrder::FirstFail => first_fail(doms, engine.fixed_bits(state)),
         // Every domain is non-empty at a fixpoint: not fixed is two or more.
         VarOrder::InputOrder => doms.iter().position(|&d| !Domain::from_bits(d).is_fixed()),
         VarOrder::LargestDomain => {
@@ -701,13 +849,16 @@ fn select_var(engine: &Engine, order: VarOrder) -> Option<(VarId, Domain)> {
 /// computes in a dozen instructions; most domains only need comparing with
 /// the best size so far, which is small, so clearing that many lowest bits
 /// answers sooner (counting every domain that way measured slower on
-/// queens and sudoku, whose domains are larger).
+/// queens and sudoku, whose domains are larger). A domain that beats a
+/// best of four has three values, and nothing but two values (which ends
+/// the scan) beats three: neither needs a count.
 ///
 /// Only the variables `fixed` (the engine's fixed-variable bitset, exact at
 /// a fixpoint) leaves open are looked at: deep in a search most are fixed.
 /// Its bits past the last variable are clear, and it ends with a spare
 /// zero word (see `propagators::fixed_words`), so the first open bit past
 /// the variables always comes and ends the scan: no mask for the last word.
+#[inline(always)]
 fn first_fail(doms: &[u64], fixed: &[u64]) -> Option<usize> {
     let mut best: Option<(usize, u32)> = None;
     for (w, &fixed) in fixed.iter().enumerate() {
@@ -729,13 +880,22 @@ fn first_fail(doms: &[u64], fixed: &[u64]) -> Option<usize> {
             if rest.wrapping_shr(rest.trailing_zeros()) == 1 {
                 return Some(i);
             }
+            // `d` has three values or more: its size if it beats the best.
             let smaller = match best {
-                None => true,
-                Some((_, size)) if size <= 4 => fewer_values_than(d, size),
-                Some((_, size)) => d.count_ones() < size,
+                None => Some(d.count_ones()),
+                // Three values: only two, returned above, would beat it.
+                Some((_, size)) if size <= 3 => None,
+                // Four: three values beat it, which dropping the two lowest
+                // of `d` leaves one.
+                Some((_, 4)) => {
+                    let top = rest & rest.wrapping_sub(1);
+                    (top.wrapping_shr(top.trailing_zeros()) == 1).then_some(3)
+                }
+                Some((_, size)) if size <= 5 => fewer_values_than(d, size).then(|| d.count_ones()),
+                Some((_, size)) => Some(d.count_ones()).filter(|&n| n < size),
             };
-            if smaller {
-                best = Some((i, d.count_ones()));
+            if let Some(size) = smaller {
+                best = Some((i, size));
             }
         }
     }
@@ -864,6 +1024,66 @@ mod tests {
             let mut fixed = vec![0u64; crate::propagators::fixed_words(doms.len())];
             crate::propagators::fixed_bits(&doms, &mut fixed);
             assert_eq!(first_fail(&doms, &fixed), expected, "{doms:?}");
+        }
+    }
+
+    #[test]
+    fn a_branch_keeps_what_its_decision_keeps_and_its_negation_the_rest() {
+        // Random domains of two values or more, every value order: the
+        // values worked out from the bits are the decision's own.
+        let mut rng = crate::check::SplitMix64::new(41);
+        let var = VarId::new(0, 3);
+        for round in 0..20_000 {
+            let mut d = (0..1 + rng.below(6)).fold(0u64, |d, _| d | 1 << rng.below(64));
+            // Values 0 and 63 often: the ends of the ranges.
+            d |= match round % 4 {
+                0 => 1,
+                1 => 1 << 63,
+                _ => 1 << rng.below(64),
+            };
+            if d.count_ones() < 2 {
+                continue;
+            }
+            let d = Domain::from_bits(d);
+            for order in [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split] {
+                let branch = left_branch(var, d, order).expect("not empty");
+                let right = branch.negate();
+                let decision = |b: Branch| Decision {
+                    var: VarId::new(0, b.var),
+                    op: b.op,
+                    value: b.value,
+                };
+                assert_eq!(branch.var, 3);
+                assert_eq!(branch.keep, decision(branch).keeps(), "{d} {order}");
+                assert_eq!(right.keep, decision(right).keeps(), "{d} {order}");
+                assert_eq!(decision(right), decision(branch).negate());
+                assert!((d & branch.keep) != Domain::EMPTY && (d & right.keep) != Domain::EMPTY);
+            }
+        }
+    }
+
+    #[test]
+    fn a_reloaded_solver_searches_as_a_new_one_whatever_the_widths_before() {
+        // N-queens of growing and shrinking sizes in one solver: its saved
+        // states were laid out for the width of the model before (a part of
+        // a level may be left over), yet every search gives a new solver's
+        // statistics and solutions, in each order.
+        let queens = |n| parallel::tests::queens(n).0;
+        let mut solver = Solver::new(&queens(9));
+        for n in [6, 4, 9, 5, 8, 1, 7, 3, 6] {
+            let m = queens(n);
+            solver.load(&m);
+            for var_order in [VarOrder::FirstFail, VarOrder::InputOrder] {
+                for value_order in [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split] {
+                    let options = SearchOptions::default()
+                        .var_order(var_order)
+                        .value_order(value_order);
+                    let reused = solver.all(&options);
+                    let fresh = Solver::new(&m).all(&options);
+                    assert_eq!(reused.stats, fresh.stats, "{n} {var_order} {value_order}");
+                    assert_eq!(reused.solutions, fresh.solutions, "{n}");
+                }
+            }
         }
     }
 

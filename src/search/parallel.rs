@@ -17,9 +17,8 @@ use std::num::NonZeroUsize;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
-use super::{Next, Opened, Outcome, SearchOptions, SearchStatus, Solver, Stats};
+use super::{Branch, Next, Opened, Outcome, SearchOptions, SearchStatus, Solver, Stats};
 use crate::domain::Domain;
-use crate::observer::Decision;
 
 /// Subtrees opened a thread before the threads start: enough that a thread
 /// that drew small ones finds more while another counts a large one (the
@@ -39,7 +38,7 @@ const SPLIT_WORDS: usize = 1 << 20;
 #[derive(Clone, Copy, Debug)]
 struct Subtree {
     state: usize,
-    decision: Decision,
+    decision: Branch,
     depth: u32,
 }
 
@@ -154,6 +153,9 @@ impl Solver {
             return self.count(options);
         }
         self.start(options);
+        // The split opens its nodes in the engine's own state (the search
+        // loop, in its slab).
+        self.engine.reset();
         let wanted = threads.saturating_mul(per_thread);
         // Saved states for at most SPLIT_WORDS words, whatever the threads.
         let width = self.engine.state_len().max(1);
@@ -253,9 +255,9 @@ impl Solver {
                 states.resize(state + width, 0);
                 self.engine.save(&mut states[state..]);
                 let size = log_size(self.engine.domain_bits());
-                let before = self.engine.dom(branch.var);
+                let before = self.engine.dom(self.engine.var_at(branch.var as usize));
                 for decision in [branch, branch.negate()] {
-                    let after = before & decision.keeps();
+                    let after = before & decision.keep;
                     let size = size - log_values(before) + log_values(after);
                     waiting.push((Size(size), Reverse(made.len())));
                     made.push(Subtree {
@@ -296,8 +298,12 @@ impl Solver {
         while let Some(subtree) = work.subtrees.get(work.next.fetch_add(1, Ordering::Relaxed)) {
             self.frames.clear();
             self.stats = Stats::default();
-            self.engine
-                .restore(&work.states[subtree.state..subtree.state + width]);
+            // The parent's state, where the search opens the subtree's
+            // root (see `Solver::step`); the engine holds it too, with an
+            // empty queue.
+            let parent = &work.states[subtree.state..subtree.state + width];
+            self.engine.restore(parent);
+            self.slab[..width].copy_from_slice(parent);
             // The first step applies the decision.
             self.next = Next::Visit {
                 parent: None,
@@ -321,7 +327,7 @@ impl Solver {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use std::time::Duration;
 
     use super::*;
@@ -424,7 +430,7 @@ mod tests {
     }
 
     /// N-queens with value all-differents: columns and both diagonals.
-    fn queens(n: usize) -> (Model, Vec<VarId>) {
+    pub(in crate::search) fn queens(n: usize) -> (Model, Vec<VarId>) {
         let mut m = Model::new();
         let rows: Vec<VarId> = (0..n)
             .map(|i| {
