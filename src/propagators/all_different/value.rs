@@ -838,6 +838,52 @@ mod tests {
         Bench, group_in_order, random_domains, record, run_with_events,
     };
 
+    /// `n` distinct variables of the first `m`, in a random order.
+    fn distinct_vars(rng: &mut SplitMix64, n: usize, m: usize) -> std::sync::Arc<[VarId]> {
+        let mut order: Vec<u32> = (0..m as u32).collect();
+        for i in (1..m).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        order[..n].iter().map(|&x| VarId::new(0, x)).collect()
+    }
+
+    /// Who listens to narrowings that leave a variable open (bit x:
+    /// variable x has such listeners): everyone, nobody (N-queens) or some.
+    fn random_listeners(rng: &mut SplitMix64) -> u64 {
+        match rng.below(3) {
+            0 => u64::MAX,
+            1 => 0,
+            _ => rng.next_u64(),
+        }
+    }
+
+    /// One run of `p` on `doms` and `state`, a step of a search: the runner
+    /// the engine calls, which takes the quiet door or the in-place block
+    /// when nobody records, must leave the result, domains, fixed bits,
+    /// queue and state that `propagate` through a recording context
+    /// leaves. Returns whether it narrowed (and leaves `doms` and `state`
+    /// as the run did), or `None` on a conflict.
+    fn runner_step(
+        p: &AllDifferentValue,
+        doms: &mut Vec<u64>,
+        state: &mut [u64; 1],
+        weak: u64,
+    ) -> Option<bool> {
+        use crate::propagators::AnyPropagator;
+        let any = AnyPropagator::AllDifferentValue(p.clone());
+        let mut quiet_state = *state;
+        let quiet = run_with_events(doms, &mut quiet_state, false, weak, |ctx| {
+            (any.runner())(&any, ctx)
+        });
+        let traced = run_with_events(doms, state, true, weak, |ctx| p.propagate(ctx));
+        assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
+        traced.0.ok()?;
+        assert_eq!(quiet_state, *state, "group {p:?} on {doms:?}");
+        let narrowed = traced.1 != *doms;
+        *doms = traced.1;
+        Some(narrowed)
+    }
+
     #[test]
     fn in_rounds_makes_the_one_pass_restricts_in_the_same_order() {
         // Groups of 2 to 12 positions, scattered over the variables, half
@@ -853,12 +899,7 @@ mod tests {
             let vars: std::sync::Arc<[VarId]> = if rng.below(2) == 0 {
                 (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect()
             } else {
-                // Distinct variables, in a random order.
-                let mut order: Vec<u32> = (0..m as u32).collect();
-                for i in (1..m).rev() {
-                    order.swap(i, rng.below(i + 1));
-                }
-                order[..n].iter().map(|&x| VarId::new(0, x)).collect()
+                distinct_vars(&mut rng, n, m)
             };
             let offsets: Box<[i32]> = if rng.below(3) == 0 {
                 Box::default()
@@ -986,13 +1027,7 @@ mod tests {
                 .position(|&run| run == p.run);
             let mut doms = random_domains(&mut rng, first + n, 2, 8, 10);
             let mut state = [0u64; 1];
-            // Who listens to narrowings that leave a variable open: everyone,
-            // nobody (N-queens) or some.
-            let weak = match rng.below(3) {
-                0 => u64::MAX,
-                1 => 0,
-                _ => rng.next_u64(),
-            };
+            let weak = random_listeners(&mut rng);
             if let Some(mode) = mode {
                 modes[mode] += 1;
                 unheard += usize::from(weak >> first & (u64::MAX >> (64 - n)) == 0);
@@ -1034,7 +1069,6 @@ mod tests {
         // in-place block when nobody records, must leave the result,
         // domains, fixed bits, queue and positions handled that `propagate`
         // through a recording context leaves.
-        use crate::propagators::AnyPropagator;
         let mut rng = SplitMix64::new(21);
         let mut runs = std::collections::BTreeMap::new();
         let (mut narrowings, mut conflicts) = (0, 0);
@@ -1044,13 +1078,7 @@ mod tests {
             let vars: std::sync::Arc<[VarId]> = match rng.below(3) {
                 0 => group_in_order(rng.below(m - n + 1), n),
                 1 => (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect(),
-                _ => {
-                    let mut order: Vec<u32> = (0..m as u32).collect();
-                    for i in (1..m).rev() {
-                        order.swap(i, rng.below(i + 1));
-                    }
-                    order[..n].iter().map(|&x| VarId::new(0, x)).collect()
-                }
+                _ => distinct_vars(&mut rng, n, m),
             };
             let offsets: Box<[i32]> = match rng.below(3) {
                 0 => Box::default(),
@@ -1063,30 +1091,19 @@ mod tests {
                 (p.window, p.group, p.run) = (None, 0, Run::OnePass);
             }
             *runs.entry(format!("{:?}", p.run)).or_insert(0) += 1;
-            let any = AnyPropagator::AllDifferentValue(p.clone());
             let mut doms = random_domains(&mut rng, m, 2, 8, 10);
             let mut state = [0u64; 1];
-            let weak = match rng.below(3) {
-                0 => u64::MAX,
-                1 => 0,
-                _ => rng.next_u64(),
-            };
+            let weak = random_listeners(&mut rng);
             for _ in 0..m {
                 let x = rng.below(m);
                 doms[x] &= doms[x].wrapping_neg();
-                let mut quiet_state = state;
-                let quiet = run_with_events(&doms, &mut quiet_state, false, weak, |ctx| {
-                    (any.runner())(&any, ctx)
-                });
-                let traced = run_with_events(&doms, &mut state, true, weak, |ctx| p.propagate(ctx));
-                assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
-                if traced.0.is_err() {
-                    conflicts += 1;
-                    break;
+                match runner_step(&p, &mut doms, &mut state, weak) {
+                    Some(narrowed) => narrowings += usize::from(narrowed),
+                    None => {
+                        conflicts += 1;
+                        break;
+                    }
                 }
-                narrowings += usize::from(traced.1 != doms);
-                assert_eq!(quiet_state, state, "group {p:?} on {doms:?}");
-                doms = traced.1;
             }
         }
         assert!(
@@ -1107,31 +1124,19 @@ mod tests {
         // run, which narrows in variable order, must leave what
         // `propagate` through a recording context leaves, restrict by
         // restrict in position order, conflicts included.
-        use crate::propagators::AnyPropagator;
         let mut rng = SplitMix64::new(29);
         let (mut several, mut conflicts, mut narrowings) = (0, 0, 0);
         for _ in 0..6_000 {
             let n = 2 + rng.below(6);
             let m = n + rng.below(22 - n);
-            let mut order: Vec<u32> = (0..m as u32).collect();
-            for i in (1..m).rev() {
-                order.swap(i, rng.below(i + 1));
-            }
-            let vars: std::sync::Arc<[VarId]> =
-                order[..n].iter().map(|&x| VarId::new(0, x)).collect();
-            let p = AllDifferentValue::new(vars, Box::default());
+            let p = AllDifferentValue::new(distinct_vars(&mut rng, n, m), Box::default());
             if p.run != Run::OnePassWindow {
                 // In order after all.
                 continue;
             }
-            let any = AnyPropagator::AllDifferentValue(p.clone());
             let mut doms = random_domains(&mut rng, m, 2, 8, 2 + n);
             let mut state = [0u64; 1];
-            let weak = match rng.below(3) {
-                0 => u64::MAX,
-                1 => 0,
-                _ => rng.next_u64(),
-            };
+            let weak = random_listeners(&mut rng);
             for _ in 0..n {
                 let fix = 1 + rng.below(3);
                 several += usize::from(fix > 1);
@@ -1139,19 +1144,13 @@ mod tests {
                     let x = p.vars[rng.below(n)].index();
                     doms[x] &= doms[x].wrapping_neg();
                 }
-                let mut quiet_state = state;
-                let quiet = run_with_events(&doms, &mut quiet_state, false, weak, |ctx| {
-                    (any.runner())(&any, ctx)
-                });
-                let traced = run_with_events(&doms, &mut state, true, weak, |ctx| p.propagate(ctx));
-                assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
-                if traced.0.is_err() {
-                    conflicts += 1;
-                    break;
+                match runner_step(&p, &mut doms, &mut state, weak) {
+                    Some(narrowed) => narrowings += usize::from(narrowed),
+                    None => {
+                        conflicts += 1;
+                        break;
+                    }
                 }
-                narrowings += usize::from(traced.1 != doms);
-                assert_eq!(quiet_state, state, "group {p:?} on {doms:?}");
-                doms = traced.1;
             }
         }
         assert!(
