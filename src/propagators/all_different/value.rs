@@ -5,7 +5,9 @@
 //! two or more open positions, which [`super::AllDifferentDomain`] finds.
 //! Wakes on: `Event::Fixed` of every variable.
 //! Idempotent: a run loops until no position it fixed is left unhandled.
-//! State: one word, the positions already handled.
+//! State: one word, the positions already handled (for a small group of
+//! distinct variables within 32 of each other, run as
+//! `Run::OnePassWindow`, the variables already handled).
 
 use std::sync::Arc;
 
