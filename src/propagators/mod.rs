@@ -644,6 +644,25 @@ impl<'a> Ctx<'a> {
         }
     }
 
+    /// The domains of the variables from `first` on behind the quiet
+    /// door, when this run may take it (as [`Ctx::quiet`]): a propagator
+    /// that knows its variables by their place in the block narrows them
+    /// without looking them up.
+    #[inline(always)]
+    pub(crate) fn quiet_block(&mut self, first: usize) -> Option<QuietBlock<'_>> {
+        match (&self.sink, &mut *self.queue) {
+            (None, [queue]) => Some(QuietBlock {
+                fixed: bits_from(self.fixed, first),
+                doms: &mut self.doms[first..],
+                first,
+                marks: self.fixed,
+                queue,
+                masks: self.wakeups.masks,
+            }),
+            _ => None,
+        }
+    }
+
     /// Tells the trace about a narrowing; kept out of line so the common,
     /// untraced path stays small.
     #[cold]
@@ -890,6 +909,34 @@ impl Narrow for Quiet<'_> {
     #[inline(always)]
     fn first_state_word(&mut self) -> &mut u64 {
         &mut self.state[self.first_word]
+    }
+}
+
+/// The domains of the variables from `first` on, narrowed behind the
+/// quiet door ([`Ctx::quiet_block`]): each narrowing wakes the subscribers
+/// and marks a variable it fixes as [`Quiet::restrict`] does.
+pub(crate) struct QuietBlock<'b> {
+    /// The domains, as raw bits: `doms[k]` is variable `first + k`'s.
+    pub(crate) doms: &'b mut [u64],
+    /// Bit `k` set: variable `first + k` (`k < 64`) was fixed when the
+    /// block was taken.
+    pub(crate) fixed: u64,
+    first: usize,
+    /// As [`Quiet`]'s.
+    marks: &'b mut [u64],
+    queue: &'b mut u64,
+    masks: &'b [u64],
+}
+
+impl QuietBlock<'_> {
+    /// Narrows variable `first + k` from `old`, its domain, to `new`, a
+    /// non-empty strict subset of it, and wakes its subscribers.
+    #[inline(always)]
+    pub(crate) fn narrow(&mut self, k: usize, old: u64, new: u64) {
+        self.doms[k] = new;
+        let i = self.first + k;
+        let event = mark_event(self.marks, i, new, || bounds_moved(old, new));
+        *self.queue |= self.masks[3 * i + event];
     }
 }
 

@@ -7,11 +7,11 @@
 //! * [`AllDifferentValue`] (`value.rs`) — value strength (Oz's
 //!   `FD.distinct`): when a variable is fixed, its value goes from every
 //!   other. Wakes on `Event::Fixed`. Keeps the positions already handled in
-//!   a state word, so a run only narrows by the newly fixed ones (they stay
-//!   handled below in the tree: domains only shrink); a group of more than
-//!   seven keeps its shape (a repeated variable? a negative offset?) in a
-//!   second one, worked out on the first run. Idempotent: it loops until no
-//!   new variable is fixed.
+//!   a state word (a small group scattered over at most 32 variables: the
+//!   variables), so a run only narrows by the newly fixed ones (they stay
+//!   handled below in the tree: domains only shrink); how a group runs (its
+//!   size, shape and offsets) is settled when it is built. Idempotent: it
+//!   loops until no new variable is fixed.
 //! * [`AllDifferentDomain`] (`domain.rs`) — domain consistency: fixed
 //!   values first, then Régin's matching, bit-parallel (`matching.rs`), once
 //!   three positions or more are open. Wakes on `Event::Changed`. Keeps
