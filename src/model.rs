@@ -13,12 +13,11 @@
 //!   an all-different's shifted domains stay within `0..=63`.
 
 use std::fmt;
-use std::hash::BuildHasher;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
-use hashbrown::{DefaultHashBuilder, HashTable};
 
 use crate::domain::Domain;
 use crate::propagators::Propagator;
@@ -563,7 +562,7 @@ impl Model {
         // it then, and only then.
         let names = match Arc::get_mut(&mut self.names) {
             Some(names) => names,
-            None => Arc::make_mut(&mut self.names),
+            None => unshare(&mut self.names),
         };
         if !names.insert(name) {
             return Err(duplicate_name(name));
@@ -1066,8 +1065,14 @@ impl Model {
     }
 }
 
-/// Variable names: one string arena and a hash index into it, so a model
-/// with many variables makes a handful of allocations, not one a name.
+/// Variable names: one string arena and the ends of the names in it, so a
+/// model with many variables makes a handful of allocations, not one a name.
+///
+/// A name is found without a hash table while there are few: a filter of
+/// 1024 bits, one set for each name by its hash, tells at once that most new
+/// names are new, and the rare name whose bit is already set is compared
+/// with all the others. Past [`Names::SCAN`] names a hash table takes over,
+/// so a large model stays linear.
 #[derive(Clone, Default)]
 pub(crate) struct Names {
     /// All names, concatenated.
@@ -1075,9 +1080,13 @@ pub(crate) struct Names {
     /// Where each name ends in `text`; name `i` starts where name `i - 1`
     /// ends, or at 0.
     ends: Vec<u32>,
-    /// Variable indices, hashed by name. Only looked up, never iterated.
-    by_name: HashTable<u32>,
-    hasher: DefaultHashBuilder,
+    /// Bit `h % 1024` of [`name_hash`] `h` for each of the first
+    /// [`Names::SCAN`] names: a name whose bit is clear is not among them.
+    seen: [u64; 16],
+    /// Empty while there are at most [`Names::SCAN`] names; then the
+    /// indices of all of them, by [`name_hash`]. Only looked up, never
+    /// iterated.
+    by_hash: HashTable<u32>,
 }
 
 impl fmt::Debug for Names {
@@ -1089,50 +1098,102 @@ impl fmt::Debug for Names {
 }
 
 impl Names {
+    /// The most names found without the hash table.
+    const SCAN: usize = 32;
+
     /// The number of names.
     fn len(&self) -> usize {
         self.ends.len()
     }
 
-    /// No names, with room for `vars` without growing anything.
+    /// No names, with room for `vars` without growing anything (but the
+    /// hash table, which a model of more than [`Names::SCAN`] builds).
     fn with_capacity(vars: usize) -> Names {
         Names {
             text: String::with_capacity(vars * 8),
             ends: Vec::with_capacity(vars),
-            by_name: HashTable::with_capacity(vars),
-            hasher: DefaultHashBuilder::default(),
+            seen: [0; 16],
+            by_hash: HashTable::new(),
         }
     }
 
     fn clear(&mut self) {
         self.text.clear();
         self.ends.clear();
-        self.by_name.clear();
+        self.seen = [0; 16];
+        self.by_hash.clear();
     }
 
     /// Adds `name` as the next variable; false if the name is taken.
     fn insert(&mut self, name: &str) -> bool {
-        // One hash and one probe sequence for both the lookup and the insert.
-        let (text, ends, hasher) = (&self.text, &self.ends, &self.hasher);
-        let hash = hasher.hash_one(name);
-        let entry = self.by_name.entry(
-            hash,
-            |&i| slice(text, ends, i as usize) == name,
-            |&i| hasher.hash_one(slice(text, ends, i as usize)),
-        );
-        let Entry::Vacant(slot) = entry else {
+        let hash = name_hash(name);
+        if self.len() < Names::SCAN {
+            let (word, bit) = filter_bit(hash);
+            if self.seen[word] & bit != 0 && self.scan(name).is_some() {
+                return false;
+            }
+            self.seen[word] |= bit;
+        } else if !self.index(name, hash) {
             return false;
-        };
-        slot.insert(self.ends.len() as u32);
+        }
         self.text.push_str(name);
         self.ends.push(self.text.len() as u32);
         true
     }
 
+    /// Enters `name`, with hash `hash`, in the hash table as the next
+    /// variable, which there are more than [`Names::SCAN`] of; false if the
+    /// name is taken.
+    // Out of line: a small model never calls it.
+    #[inline(never)]
+    fn index(&mut self, name: &str, hash: u32) -> bool {
+        let (text, ends) = (&self.text, &self.ends);
+        let rehash = |&i: &u32| wide(name_hash(slice(text, ends, i as usize)));
+        if self.len() == Names::SCAN {
+            // The first name past the filter: index all the others.
+            self.by_hash.reserve(2 * Names::SCAN, rehash);
+            for i in 0..Names::SCAN as u32 {
+                self.by_hash.insert_unique(rehash(&i), i, rehash);
+            }
+        }
+        // One probe sequence for both the lookup and the insert.
+        let entry = self.by_hash.entry(
+            wide(hash),
+            |&i| slice(text, ends, i as usize) == name,
+            rehash,
+        );
+        let Entry::Vacant(slot) = entry else {
+            return false;
+        };
+        slot.insert(self.ends.len() as u32);
+        true
+    }
+
+    /// The index of the name `name`, by comparing it with every name.
+    fn scan(&self, name: &str) -> Option<u32> {
+        let (text, name) = (self.text.as_bytes(), name.as_bytes());
+        let mut start = 0;
+        (0..).zip(&self.ends).find_map(|(i, &end)| {
+            let end = end as usize;
+            // The lengths first, which rule out most names.
+            let found = end - start == name.len() && text[start..end] == *name;
+            start = end;
+            found.then_some(i)
+        })
+    }
+
     pub(crate) fn find(&self, name: &str) -> Option<u32> {
-        let hash = self.hasher.hash_one(name);
-        self.by_name
-            .find(hash, |&i| slice(&self.text, &self.ends, i as usize) == name)
+        let hash = name_hash(name);
+        if self.len() <= Names::SCAN {
+            let (word, bit) = filter_bit(hash);
+            return if self.seen[word] & bit == 0 {
+                None
+            } else {
+                self.scan(name)
+            };
+        }
+        self.by_hash
+            .find(wide(hash), |&i| self.get(i as usize) == name)
             .copied()
     }
 
@@ -1144,6 +1205,66 @@ impl Names {
 fn slice<'a>(text: &'a str, ends: &[u32], i: usize) -> &'a str {
     let start = if i == 0 { 0 } else { ends[i - 1] as usize };
     &text[start..ends[i] as usize]
+}
+
+/// A 32-bit hash of a name, made for the short names models have: one
+/// multiply for up to 16 bytes (foldhash's folded multiply of the first and
+/// last eight), one more for each further eight. Names that collide only
+/// cost a string comparison.
+fn name_hash(name: &str) -> u32 {
+    let b = name.as_bytes();
+    let n = b.len();
+    let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes"));
+    let half = |i: usize| {
+        u64::from(u32::from_le_bytes(
+            b[i..i + 4].try_into().expect("four bytes"),
+        ))
+    };
+    let (first, last) = match n {
+        8.. => (word(0), word(n - 8)),
+        4..=7 => (half(0), half(n - 4)),
+        1..=3 => (
+            u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16,
+            0,
+        ),
+        0 => (0, 0),
+    };
+    let mut h = folded_multiply(
+        first ^ 0x243f_6a88_85a3_08d3,
+        last ^ 0x1319_8a2e_0370_7344 ^ n as u64,
+    );
+    // Past 16 bytes, the middle ones too.
+    let mut i = 8;
+    while i + 8 < n {
+        h = folded_multiply(h ^ word(i), 0xa409_3822_299f_31d0);
+        i += 8;
+    }
+    (h ^ h >> 32) as u32
+}
+
+fn folded_multiply(a: u64, b: u64) -> u64 {
+    let full = u128::from(a) * u128::from(b);
+    full as u64 ^ (full >> 64) as u64
+}
+
+/// The word and bit of [`Names::seen`] for a name's hash.
+fn filter_bit(hash: u32) -> (usize, u64) {
+    ((hash >> 6 & 15) as usize, 1 << (hash & 63))
+}
+
+/// A name's hash spread over the 64 bits the hash table reads (its top seven
+/// bits as a tag, its low bits as the bucket).
+fn wide(hash: u32) -> u64 {
+    u64::from(hash).wrapping_mul(0x9e37_79b9_7f4a_7c15)
+}
+
+/// The names of a model whose names a solver or a solution shares: a copy of
+/// its own.
+// Out of line, with the copy: a model building alone never calls it.
+#[cold]
+#[inline(never)]
+fn unshare(names: &mut Arc<Names>) -> &mut Names {
+    Arc::make_mut(names)
 }
 
 // The errors of declaring a variable, kept out of line so the common path
@@ -1266,6 +1387,74 @@ mod tests {
         cleared.clear();
         assert!(cleared.var("a").is_err());
         assert_eq!(format!("{:?}", cleared.names), "[]");
+    }
+
+    #[test]
+    fn names_that_share_a_filter_bit_are_told_apart() {
+        // Pairs of different names with the same bit, and a third name with
+        // it too: the filter sends each to the comparison with all names.
+        let mut by_bit = std::collections::BTreeMap::<_, Vec<String>>::new();
+        for i in 0..3000 {
+            let name = name(i);
+            by_bit
+                .entry(filter_bit(name_hash(&name)))
+                .or_default()
+                .push(name);
+        }
+        let mut triples = 0;
+        for names in by_bit.values().filter(|names| names.len() >= 3) {
+            let (a, b, absent) = (&names[0], &names[1], &names[2]);
+            let mut m = Model::new();
+            // Filler names before and between, so the one found is not
+            // simply the first or the last.
+            let fill = |m: &mut Model, k: usize| {
+                for j in 0..k {
+                    m.int_var(&format!("filler {k} {j}"), 0, 1).expect("fresh");
+                }
+            };
+            fill(&mut m, 3);
+            let x = m.int_var(a, 0, 1).expect("fresh");
+            fill(&mut m, 5);
+            let y = m.int_var(b, 0, 1).expect("fresh: only its bit is taken");
+            assert!(m.len() <= Names::SCAN, "found by the filter and the scan");
+            for (name, var) in [(a, x), (b, y)] {
+                assert_eq!(
+                    m.int_var(name, 0, 1),
+                    Err(ModelError::DuplicateName { name: name.clone() })
+                );
+                assert_eq!(m.var(name), Ok(var));
+            }
+            assert!(m.var(absent).is_err(), "{absent:?}");
+            triples += 1;
+        }
+        assert!(triples > 100, "{triples} triples");
+    }
+
+    #[test]
+    fn names_are_refused_as_a_set_of_them_would_across_the_scan_limit() {
+        // A pool small enough that names repeat, declared in a scrambled
+        // order; every answer is checked against a plain map.
+        for pool in [20, 40, 100] {
+            let mut m = Model::new();
+            let mut declared = std::collections::BTreeMap::new();
+            for k in 0..3 * pool {
+                let name = name(k * 7 % pool);
+                let result = m.int_var(&name, 0, 1);
+                match declared.get(&name) {
+                    Some(_) => assert_eq!(
+                        result,
+                        Err(ModelError::DuplicateName { name: name.clone() })
+                    ),
+                    None => {
+                        declared.insert(name.clone(), result.expect("fresh"));
+                    }
+                }
+                for (name, &var) in &declared {
+                    assert_eq!(m.var(name), Ok(var), "pool {pool}, step {k}");
+                }
+            }
+            assert_eq!(m.len(), declared.len());
+        }
     }
 
     #[test]
