@@ -734,6 +734,13 @@ impl Model {
 
     /// Appends a constraint that has passed [`Model::validate`]'s checks.
     fn push(&mut self, constraint: Constraint) -> ConstraintId {
+        self.push_inline(constraint)
+    }
+
+    /// [`Model::push`], inlined: a constraint of one or two variables is then
+    /// checked and written into its place in one call.
+    #[inline(always)]
+    fn push_inline(&mut self, constraint: Constraint) -> ConstraintId {
         let id = ConstraintId(u32::try_from(self.constraints.len()).expect("fewer than 2^32"));
         self.constraints.push(constraint);
         id
@@ -827,13 +834,13 @@ impl Model {
     fn post_pair(&mut self, x: VarId, y: VarId, c: Constraint) -> Result<ConstraintId, ModelError> {
         self.check_var(x)?;
         self.check_var(y)?;
-        Ok(self.push(c))
+        Ok(self.push_inline(c))
     }
 
     /// Posts a constraint on `x` alone whose constant is already checked.
     fn post_one(&mut self, x: VarId, c: Constraint) -> Result<ConstraintId, ModelError> {
         self.check_var(x)?;
-        Ok(self.push(c))
+        Ok(self.push_inline(c))
     }
 
     /// Posts `x = y`.
