@@ -1136,10 +1136,12 @@ impl Names {
         let hash = name_hash(name);
         if self.len() < Names::SCAN {
             let (word, bit) = filter_bit(hash);
-            if self.seen[word] & bit != 0 && self.scan(name).is_some() {
+            // Set at once: if the name is taken, its bit was set already.
+            let before = self.seen[word];
+            self.seen[word] = before | bit;
+            if before & bit != 0 && self.scan(name).is_some() {
                 return false;
             }
-            self.seen[word] |= bit;
         } else if !self.index(name, hash) {
             return false;
         }
