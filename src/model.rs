@@ -16,6 +16,7 @@ use std::fmt;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use arrayvec::{ArrayString, ArrayVec};
 use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
 
@@ -1072,8 +1073,10 @@ impl Model {
     }
 }
 
-/// Variable names: one string arena and the ends of the names in it, so a
-/// model with many variables makes a handful of allocations, not one a name.
+/// Variable names: one string and the ends of the names in it, so a model
+/// with many variables makes a handful of allocations, not one a name; a
+/// small model's names (at most [`IN_PLACE`] of them, [`IN_PLACE_TEXT`]
+/// bytes in all) take none.
 ///
 /// A name is found without a hash table while there are few: a filter of
 /// 1024 bits, one set for each name by its hash, tells at once that most new
@@ -1082,11 +1085,8 @@ impl Model {
 /// so a large model stays linear.
 #[derive(Clone, Default)]
 pub(crate) struct Names {
-    /// All names, concatenated.
-    text: String,
-    /// Where each name ends in `text`; name `i` starts where name `i - 1`
-    /// ends, or at 0.
-    ends: Vec<u32>,
+    /// The names and where they end.
+    store: Store,
     /// Bit `h % 1024` of [`name_hash`] `h` for each of the first
     /// [`Names::SCAN`] names: a name whose bit is clear is not among them.
     seen: [u64; 16],
@@ -1094,6 +1094,108 @@ pub(crate) struct Names {
     /// indices of all of them, by [`name_hash`]. Only looked up, never
     /// iterated.
     by_hash: HashTable<u32>,
+}
+
+/// The most names a [`Store`] keeps in place.
+const IN_PLACE: usize = 32;
+
+/// The most bytes of names a [`Store`] keeps in place.
+const IN_PLACE_TEXT: usize = 256;
+
+/// All names, concatenated, and where each ends: name `i` starts where name
+/// `i - 1` ends, or at 0.
+#[derive(Clone)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "the large variant is the point: a small model's names in place"
+)]
+enum Store {
+    /// A few short names, in place: no allocation.
+    InPlace {
+        text: ArrayString<IN_PLACE_TEXT>,
+        ends: ArrayVec<u32, IN_PLACE>,
+    },
+    /// Any names; a store that outgrows its place moves here for good.
+    Heap { text: String, ends: Vec<u32> },
+}
+
+impl Default for Store {
+    fn default() -> Store {
+        Store::InPlace {
+            text: ArrayString::new(),
+            ends: ArrayVec::new(),
+        }
+    }
+}
+
+impl Store {
+    /// Room for `vars` names without moving them (in place if they may fit).
+    fn with_capacity(vars: usize) -> Store {
+        if vars <= IN_PLACE {
+            Store::default()
+        } else {
+            Store::Heap {
+                text: String::with_capacity(vars * 8),
+                ends: Vec::with_capacity(vars),
+            }
+        }
+    }
+
+    /// The text and the ends.
+    #[inline]
+    fn parts(&self) -> (&str, &[u32]) {
+        match self {
+            Store::InPlace { text, ends } => (text, ends),
+            Store::Heap { text, ends } => (text, ends),
+        }
+    }
+
+    fn clear(&mut self) {
+        match self {
+            Store::InPlace { text, ends } => {
+                text.clear();
+                ends.clear();
+            }
+            Store::Heap { text, ends } => {
+                text.clear();
+                ends.clear();
+            }
+        }
+    }
+
+    /// Appends `name`.
+    #[inline]
+    fn push(&mut self, name: &str) {
+        match self {
+            Store::InPlace { text, ends } if ends.len() < IN_PLACE => {
+                if text.try_push_str(name).is_ok() {
+                    ends.push(text.len() as u32);
+                    return;
+                }
+            }
+            Store::InPlace { .. } => {}
+            Store::Heap { text, ends } => {
+                text.push_str(name);
+                ends.push(text.len() as u32);
+                return;
+            }
+        }
+        self.move_to_heap_and_push(name);
+    }
+
+    /// Moves the names to the heap, then appends `name`.
+    #[cold]
+    #[inline(never)]
+    fn move_to_heap_and_push(&mut self, name: &str) {
+        let (old_text, old_ends) = self.parts();
+        let mut text = String::with_capacity(2 * (old_text.len() + name.len()));
+        let mut ends = Vec::with_capacity(2 * (old_ends.len() + 1));
+        text.push_str(old_text);
+        ends.extend_from_slice(old_ends);
+        text.push_str(name);
+        ends.push(text.len() as u32);
+        *self = Store::Heap { text, ends };
+    }
 }
 
 impl fmt::Debug for Names {
@@ -1110,23 +1212,21 @@ impl Names {
 
     /// The number of names.
     fn len(&self) -> usize {
-        self.ends.len()
+        self.store.parts().1.len()
     }
 
     /// No names, with room for `vars` without growing anything (but the
     /// hash table, which a model of more than [`Names::SCAN`] builds).
     fn with_capacity(vars: usize) -> Names {
         Names {
-            text: String::with_capacity(vars * 8),
-            ends: Vec::with_capacity(vars),
+            store: Store::with_capacity(vars),
             seen: [0; 16],
             by_hash: HashTable::new(),
         }
     }
 
     fn clear(&mut self) {
-        self.text.clear();
-        self.ends.clear();
+        self.store.clear();
         self.seen = [0; 16];
         self.by_hash.clear();
     }
@@ -1145,8 +1245,7 @@ impl Names {
         } else if !self.index(name, hash) {
             return false;
         }
-        self.text.push_str(name);
-        self.ends.push(self.text.len() as u32);
+        self.store.push(name);
         true
     }
 
@@ -1156,9 +1255,9 @@ impl Names {
     // Out of line: a small model never calls it.
     #[inline(never)]
     fn index(&mut self, name: &str, hash: u32) -> bool {
-        let (text, ends) = (&self.text, &self.ends);
+        let (text, ends) = self.store.parts();
         let rehash = |&i: &u32| wide(name_hash(slice(text, ends, i as usize)));
-        if self.len() == Names::SCAN {
+        if ends.len() == Names::SCAN {
             // The first name past the filter: index all the others.
             self.by_hash.reserve(2 * Names::SCAN, rehash);
             for i in 0..Names::SCAN as u32 {
@@ -1174,15 +1273,16 @@ impl Names {
         let Entry::Vacant(slot) = entry else {
             return false;
         };
-        slot.insert(self.ends.len() as u32);
+        slot.insert(ends.len() as u32);
         true
     }
 
     /// The index of the name `name`, by comparing it with every name.
     fn scan(&self, name: &str) -> Option<u32> {
-        let (text, name) = (self.text.as_bytes(), name.as_bytes());
+        let (text, ends) = self.store.parts();
+        let (text, name) = (text.as_bytes(), name.as_bytes());
         let mut start = 0;
-        (0..).zip(&self.ends).find_map(|(i, &end)| {
+        (0..).zip(ends).find_map(|(i, &end)| {
             let end = end as usize;
             // The lengths first, which rule out most names.
             let found = end - start == name.len() && text[start..end] == *name;
@@ -1207,7 +1307,8 @@ impl Names {
     }
 
     pub(crate) fn get(&self, i: usize) -> &str {
-        slice(&self.text, &self.ends, i)
+        let (text, ends) = self.store.parts();
+        slice(text, ends, i)
     }
 }
 
@@ -1437,6 +1538,38 @@ mod tests {
             triples += 1;
         }
         assert!(triples > 100, "{triples} triples");
+    }
+
+    #[test]
+    fn names_move_to_the_heap_when_too_many_or_too_long() {
+        for len in [1, 9, 100] {
+            for vars in [0, 8, 40] {
+                let mut names = Names::with_capacity(vars);
+                let mut all: Vec<String> = Vec::new();
+                for i in 0..40 {
+                    let name = format!("{i:0>len$}");
+                    assert!(names.insert(&name));
+                    all.push(name);
+                    let bytes: usize = all.iter().map(String::len).sum();
+                    let moved = vars > IN_PLACE || all.len() > IN_PLACE || bytes > IN_PLACE_TEXT;
+                    assert_eq!(
+                        matches!(names.store, Store::Heap { .. }),
+                        moved,
+                        "{len} bytes, room for {vars}, {} names",
+                        all.len()
+                    );
+                    for (j, name) in all.iter().enumerate() {
+                        assert_eq!(names.get(j), name);
+                        assert_eq!(names.find(name), Some(j as u32));
+                        assert!(!names.insert(name), "{name} taken");
+                    }
+                    assert_eq!(names.len(), all.len());
+                }
+                names.clear();
+                assert_eq!((names.len(), names.find(&all[0])), (0, None));
+                assert!(names.insert(&all[0]));
+            }
+        }
     }
 
     #[test]
