@@ -13,12 +13,13 @@
 //!   an all-different's shifted domains stay within `0..=63`.
 
 use std::fmt;
+use std::hash::BuildHasher;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
 use arrayvec::{ArrayString, ArrayVec};
-use hashbrown::HashTable;
 use hashbrown::hash_table::Entry;
+use hashbrown::{DefaultHashBuilder, HashTable};
 
 use crate::domain::Domain;
 use crate::propagators::Propagator;
@@ -1095,9 +1096,12 @@ pub(crate) struct Names {
     /// [`Names::SCAN`] names: a name whose bit is clear is not among them.
     seen: [u64; 16],
     /// Empty while there are at most [`Names::SCAN`] names; then the
-    /// indices of all of them, by [`name_hash`]. Only looked up, never
-    /// iterated.
-    by_hash: HashTable<u32>,
+    /// indices of all of them, hashed by name with `hasher`. Only looked
+    /// up, never iterated.
+    by_name: HashTable<u32>,
+    /// The table's hasher, randomly seeded (a large model's names may come
+    /// from anyone), made with the table.
+    hasher: Option<DefaultHashBuilder>,
 }
 
 /// The most names a [`Store`] keeps in place.
@@ -1225,52 +1229,58 @@ impl Names {
         Names {
             store: Store::with_capacity(vars),
             seen: [0; 16],
-            by_hash: HashTable::new(),
+            by_name: HashTable::new(),
+            hasher: None,
         }
     }
 
     fn clear(&mut self) {
         self.store.clear();
         self.seen = [0; 16];
-        self.by_hash.clear();
+        self.by_name.clear();
     }
 
     /// Adds `name` as the next variable; false if the name is taken.
     fn insert(&mut self, name: &str) -> bool {
-        let hash = name_hash(name);
         if self.len() < Names::SCAN {
-            let (word, bit) = filter_bit(hash);
+            let (word, bit) = filter_bit(name_hash(name));
             // Set at once: if the name is taken, its bit was set already.
             let before = self.seen[word];
             self.seen[word] = before | bit;
             if before & bit != 0 && self.scan(name).is_some() {
                 return false;
             }
-        } else if !self.index(name, hash) {
+        } else if !self.index(name) {
             return false;
         }
         self.store.push(name);
         true
     }
 
-    /// Enters `name`, with hash `hash`, in the hash table as the next
-    /// variable, which there are more than [`Names::SCAN`] of; false if the
-    /// name is taken.
+    /// Enters `name` in the hash table as the next variable, which there
+    /// are more than [`Names::SCAN`] of; false if the name is taken.
     // Out of line: a small model never calls it.
     #[inline(never)]
-    fn index(&mut self, name: &str, hash: u32) -> bool {
-        let (text, ends) = self.store.parts();
-        let rehash = |&i: &u32| wide(name_hash(slice(text, ends, i as usize)));
+    fn index(&mut self, name: &str) -> bool {
+        let Names {
+            store,
+            by_name,
+            hasher,
+            ..
+        } = self;
+        let hasher = &*hasher.get_or_insert_with(DefaultHashBuilder::default);
+        let (text, ends) = store.parts();
+        let rehash = |&i: &u32| hasher.hash_one(slice(text, ends, i as usize));
         if ends.len() == Names::SCAN {
             // The first name past the filter: index all the others.
-            self.by_hash.reserve(2 * Names::SCAN, rehash);
+            by_name.reserve(2 * Names::SCAN, rehash);
             for i in 0..Names::SCAN as u32 {
-                self.by_hash.insert_unique(rehash(&i), i, rehash);
+                by_name.insert_unique(rehash(&i), i, rehash);
             }
         }
-        // One probe sequence for both the lookup and the insert.
-        let entry = self.by_hash.entry(
-            wide(hash),
+        // One hash and one probe sequence for both the lookup and the insert.
+        let entry = by_name.entry(
+            hasher.hash_one(name),
             |&i| slice(text, ends, i as usize) == name,
             rehash,
         );
@@ -1296,18 +1306,20 @@ impl Names {
     }
 
     pub(crate) fn find(&self, name: &str) -> Option<u32> {
-        let hash = name_hash(name);
-        if self.len() <= Names::SCAN {
-            let (word, bit) = filter_bit(hash);
-            return if self.seen[word] & bit == 0 {
-                None
-            } else {
-                self.scan(name)
-            };
+        match &self.hasher {
+            Some(hasher) if self.len() > Names::SCAN => self
+                .by_name
+                .find(hasher.hash_one(name), |&i| self.get(i as usize) == name)
+                .copied(),
+            _ => {
+                let (word, bit) = filter_bit(name_hash(name));
+                if self.seen[word] & bit == 0 {
+                    None
+                } else {
+                    self.scan(name)
+                }
+            }
         }
-        self.by_hash
-            .find(wide(hash), |&i| self.get(i as usize) == name)
-            .copied()
     }
 
     pub(crate) fn get(&self, i: usize) -> &str {
@@ -1321,10 +1333,10 @@ fn slice<'a>(text: &'a str, ends: &[u32], i: usize) -> &'a str {
     &text[start..ends[i] as usize]
 }
 
-/// A 32-bit hash of a name, made for the short names models have: one
-/// multiply for up to 16 bytes (foldhash's folded multiply of the first and
-/// last eight), one more for each further eight. Names that collide only
-/// cost a string comparison.
+/// A 32-bit hash of a name for [`Names::seen`], made for the short names
+/// models have: one multiply for up to 16 bytes (foldhash's folded multiply
+/// of the first and last eight), one more for each further eight. Names that
+/// collide only cost a string comparison.
 fn name_hash(name: &str) -> u32 {
     let b = name.as_bytes();
     let n = b.len();
@@ -1364,12 +1376,6 @@ fn folded_multiply(a: u64, b: u64) -> u64 {
 /// The word and bit of [`Names::seen`] for a name's hash.
 fn filter_bit(hash: u32) -> (usize, u64) {
     ((hash >> 6 & 15) as usize, 1 << (hash & 63))
-}
-
-/// A name's hash spread over the 64 bits the hash table reads (its top seven
-/// bits as a tag, its low bits as the bucket).
-fn wide(hash: u32) -> u64 {
-    u64::from(hash).wrapping_mul(0x9e37_79b9_7f4a_7c15)
 }
 
 /// The names of a model whose names a solver or a solution shares: a copy of
