@@ -17,6 +17,7 @@ use std::hash::BuildHasher;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
+use arrayvec::{ArrayString, ArrayVec};
 use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashTable};
 
@@ -107,6 +108,10 @@ impl fmt::Display for Strength {
 /// offsets and distances in `-63..=63` and `0..=63`.
 #[derive(Clone, Debug)]
 #[non_exhaustive]
+// An explicit one-byte tag: a match reads it with one load, where the tag
+// the compiler packs into the offsets' capacity took five instructions to
+// decode, and the engine matches every constraint several times as it loads.
+#[repr(u8)]
 pub enum Constraint {
     /// `x = y`.
     Equal {
@@ -563,7 +568,7 @@ impl Model {
         // it then, and only then.
         let names = match Arc::get_mut(&mut self.names) {
             Some(names) => names,
-            None => Arc::make_mut(&mut self.names),
+            None => unshare(&mut self.names),
         };
         if !names.insert(name) {
             return Err(duplicate_name(name));
@@ -735,6 +740,13 @@ impl Model {
 
     /// Appends a constraint that has passed [`Model::validate`]'s checks.
     fn push(&mut self, constraint: Constraint) -> ConstraintId {
+        self.push_inline(constraint)
+    }
+
+    /// [`Model::push`], inlined: a constraint of one or two variables is then
+    /// checked and written into its place in one call.
+    #[inline(always)]
+    fn push_inline(&mut self, constraint: Constraint) -> ConstraintId {
         let id = ConstraintId(u32::try_from(self.constraints.len()).expect("fewer than 2^32"));
         self.constraints.push(constraint);
         id
@@ -828,13 +840,13 @@ impl Model {
     fn post_pair(&mut self, x: VarId, y: VarId, c: Constraint) -> Result<ConstraintId, ModelError> {
         self.check_var(x)?;
         self.check_var(y)?;
-        Ok(self.push(c))
+        Ok(self.push_inline(c))
     }
 
     /// Posts a constraint on `x` alone whose constant is already checked.
     fn post_one(&mut self, x: VarId, c: Constraint) -> Result<ConstraintId, ModelError> {
         self.check_var(x)?;
-        Ok(self.push(c))
+        Ok(self.push_inline(c))
     }
 
     /// Posts `x = y`.
@@ -1066,18 +1078,132 @@ impl Model {
     }
 }
 
-/// Variable names: one string arena and a hash index into it, so a model
-/// with many variables makes a handful of allocations, not one a name.
+/// Variable names: one string and the ends of the names in it, so a model
+/// with many variables makes a handful of allocations, not one a name; a
+/// small model's names (at most [`IN_PLACE`] of them, [`IN_PLACE_TEXT`]
+/// bytes in all) take none.
+///
+/// A name is found without a hash table while there are few: a filter of
+/// 1024 bits, one set for each name by its hash, tells at once that most new
+/// names are new, and the rare name whose bit is already set is compared
+/// with all the others. Past [`Names::SCAN`] names a hash table takes over,
+/// so a large model stays linear.
 #[derive(Clone, Default)]
 pub(crate) struct Names {
-    /// All names, concatenated.
-    text: String,
-    /// Where each name ends in `text`; name `i` starts where name `i - 1`
-    /// ends, or at 0.
-    ends: Vec<u32>,
-    /// Variable indices, hashed by name. Only looked up, never iterated.
+    /// The names and where they end.
+    store: Store,
+    /// Bit `h % 1024` of [`name_hash`] `h` for each of the first
+    /// [`Names::SCAN`] names: a name whose bit is clear is not among them.
+    seen: [u64; 16],
+    /// Empty while there are at most [`Names::SCAN`] names; then the
+    /// indices of all of them, hashed by name with `hasher`. Only looked
+    /// up, never iterated.
     by_name: HashTable<u32>,
-    hasher: DefaultHashBuilder,
+    /// The table's hasher, randomly seeded (a large model's names may come
+    /// from anyone), made with the table.
+    hasher: Option<DefaultHashBuilder>,
+}
+
+/// The most names a [`Store`] keeps in place.
+const IN_PLACE: usize = 32;
+
+/// The most bytes of names a [`Store`] keeps in place.
+const IN_PLACE_TEXT: usize = 256;
+
+/// All names, concatenated, and where each ends: name `i` starts where name
+/// `i - 1` ends, or at 0.
+#[derive(Clone)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "the large variant is the point: a small model's names in place"
+)]
+enum Store {
+    /// A few short names, in place: no allocation.
+    InPlace {
+        text: ArrayString<IN_PLACE_TEXT>,
+        ends: ArrayVec<u32, IN_PLACE>,
+    },
+    /// Any names; a store that outgrows its place moves here for good.
+    Heap { text: String, ends: Vec<u32> },
+}
+
+impl Default for Store {
+    fn default() -> Store {
+        Store::InPlace {
+            text: ArrayString::new(),
+            ends: ArrayVec::new(),
+        }
+    }
+}
+
+impl Store {
+    /// Room for `vars` names without moving them (in place if they may fit).
+    fn with_capacity(vars: usize) -> Store {
+        if vars <= IN_PLACE {
+            Store::default()
+        } else {
+            Store::Heap {
+                text: String::with_capacity(vars * 8),
+                ends: Vec::with_capacity(vars),
+            }
+        }
+    }
+
+    /// The text and the ends.
+    #[inline]
+    fn parts(&self) -> (&str, &[u32]) {
+        match self {
+            Store::InPlace { text, ends } => (text, ends),
+            Store::Heap { text, ends } => (text, ends),
+        }
+    }
+
+    fn clear(&mut self) {
+        match self {
+            Store::InPlace { text, ends } => {
+                text.clear();
+                ends.clear();
+            }
+            Store::Heap { text, ends } => {
+                text.clear();
+                ends.clear();
+            }
+        }
+    }
+
+    /// Appends `name`.
+    #[inline]
+    fn push(&mut self, name: &str) {
+        match self {
+            Store::InPlace { text, ends } if ends.len() < IN_PLACE => {
+                if text.try_push_str(name).is_ok() {
+                    ends.push(text.len() as u32);
+                    return;
+                }
+            }
+            Store::InPlace { .. } => {}
+            Store::Heap { text, ends } => {
+                text.push_str(name);
+                ends.push(text.len() as u32);
+                return;
+            }
+        }
+        self.move_to_heap_and_push(name);
+    }
+
+    /// Moves the names to the heap, then appends `name`.
+    #[cold]
+    #[inline(never)]
+    fn move_to_heap_and_push(&mut self, name: &str) {
+        let (old_text, old_ends) = self.parts();
+        let mut text = String::with_capacity(2 * (old_text.len() + name.len()));
+        let mut ends = Vec::with_capacity(2 * (old_ends.len() + 1));
+        text.push_str(old_text);
+        ends.extend_from_slice(old_ends);
+        text.push_str(name);
+        ends.push(text.len() as u32);
+        *self = Store::Heap { text, ends };
+    }
 }
 
 impl fmt::Debug for Names {
@@ -1089,61 +1215,176 @@ impl fmt::Debug for Names {
 }
 
 impl Names {
+    /// The most names found without the hash table.
+    const SCAN: usize = 32;
+
     /// The number of names.
     fn len(&self) -> usize {
-        self.ends.len()
+        self.store.parts().1.len()
     }
 
-    /// No names, with room for `vars` without growing anything.
+    /// No names, with room for `vars` without growing anything (but the
+    /// hash table, which a model of more than [`Names::SCAN`] builds).
     fn with_capacity(vars: usize) -> Names {
         Names {
-            text: String::with_capacity(vars * 8),
-            ends: Vec::with_capacity(vars),
-            by_name: HashTable::with_capacity(vars),
-            hasher: DefaultHashBuilder::default(),
+            store: Store::with_capacity(vars),
+            seen: [0; 16],
+            by_name: HashTable::new(),
+            hasher: None,
         }
     }
 
     fn clear(&mut self) {
-        self.text.clear();
-        self.ends.clear();
+        self.store.clear();
+        self.seen = [0; 16];
         self.by_name.clear();
     }
 
     /// Adds `name` as the next variable; false if the name is taken.
     fn insert(&mut self, name: &str) -> bool {
+        if self.len() < Names::SCAN {
+            let (word, bit) = filter_bit(name_hash(name));
+            // Set at once: if the name is taken, its bit was set already.
+            let before = self.seen[word];
+            self.seen[word] = before | bit;
+            if before & bit != 0 && self.scan(name).is_some() {
+                return false;
+            }
+        } else if !self.index(name) {
+            return false;
+        }
+        self.store.push(name);
+        true
+    }
+
+    /// Enters `name` in the hash table as the next variable, which there
+    /// are more than [`Names::SCAN`] of; false if the name is taken.
+    // Out of line: a small model never calls it.
+    #[inline(never)]
+    fn index(&mut self, name: &str) -> bool {
+        let Names {
+            store,
+            by_name,
+            hasher,
+            ..
+        } = self;
+        let hasher = &*hasher.get_or_insert_with(DefaultHashBuilder::default);
+        let (text, ends) = store.parts();
+        let rehash = |&i: &u32| hasher.hash_one(slice(text, ends, i as usize));
+        if ends.len() == Names::SCAN {
+            // The first name past the filter: index all the others.
+            by_name.reserve(2 * Names::SCAN, rehash);
+            for i in 0..Names::SCAN as u32 {
+                by_name.insert_unique(rehash(&i), i, rehash);
+            }
+        }
         // One hash and one probe sequence for both the lookup and the insert.
-        let (text, ends, hasher) = (&self.text, &self.ends, &self.hasher);
-        let hash = hasher.hash_one(name);
-        let entry = self.by_name.entry(
-            hash,
+        let entry = by_name.entry(
+            hasher.hash_one(name),
             |&i| slice(text, ends, i as usize) == name,
-            |&i| hasher.hash_one(slice(text, ends, i as usize)),
+            rehash,
         );
         let Entry::Vacant(slot) = entry else {
             return false;
         };
-        slot.insert(self.ends.len() as u32);
-        self.text.push_str(name);
-        self.ends.push(self.text.len() as u32);
+        slot.insert(ends.len() as u32);
         true
     }
 
+    /// The index of the name `name`, by comparing it with every name.
+    fn scan(&self, name: &str) -> Option<u32> {
+        let (text, ends) = self.store.parts();
+        let (text, name) = (text.as_bytes(), name.as_bytes());
+        let mut start = 0;
+        (0..).zip(ends).find_map(|(i, &end)| {
+            let end = end as usize;
+            // The lengths first, which rule out most names.
+            let found = end - start == name.len() && text[start..end] == *name;
+            start = end;
+            found.then_some(i)
+        })
+    }
+
     pub(crate) fn find(&self, name: &str) -> Option<u32> {
-        let hash = self.hasher.hash_one(name);
-        self.by_name
-            .find(hash, |&i| slice(&self.text, &self.ends, i as usize) == name)
-            .copied()
+        match &self.hasher {
+            Some(hasher) if self.len() > Names::SCAN => self
+                .by_name
+                .find(hasher.hash_one(name), |&i| self.get(i as usize) == name)
+                .copied(),
+            _ => {
+                let (word, bit) = filter_bit(name_hash(name));
+                if self.seen[word] & bit == 0 {
+                    None
+                } else {
+                    self.scan(name)
+                }
+            }
+        }
     }
 
     pub(crate) fn get(&self, i: usize) -> &str {
-        slice(&self.text, &self.ends, i)
+        let (text, ends) = self.store.parts();
+        slice(text, ends, i)
     }
 }
 
 fn slice<'a>(text: &'a str, ends: &[u32], i: usize) -> &'a str {
     let start = if i == 0 { 0 } else { ends[i - 1] as usize };
     &text[start..ends[i] as usize]
+}
+
+/// A 32-bit hash of a name for [`Names::seen`], made for the short names
+/// models have: one multiply for up to 16 bytes (foldhash's folded multiply
+/// of the first and last eight), one more for each further eight. Names that
+/// collide only cost a string comparison.
+fn name_hash(name: &str) -> u32 {
+    let b = name.as_bytes();
+    let n = b.len();
+    let word = |i: usize| u64::from_le_bytes(b[i..i + 8].try_into().expect("eight bytes"));
+    let half = |i: usize| {
+        u64::from(u32::from_le_bytes(
+            b[i..i + 4].try_into().expect("four bytes"),
+        ))
+    };
+    let (first, last) = match n {
+        8.. => (word(0), word(n - 8)),
+        4..=7 => (half(0), half(n - 4)),
+        1..=3 => (
+            u64::from(b[0]) | u64::from(b[n / 2]) << 8 | u64::from(b[n - 1]) << 16,
+            0,
+        ),
+        0 => (0, 0),
+    };
+    let mut h = folded_multiply(
+        first ^ 0x243f_6a88_85a3_08d3,
+        last ^ 0x1319_8a2e_0370_7344 ^ n as u64,
+    );
+    // Past 16 bytes, the middle ones too.
+    let mut i = 8;
+    while i + 8 < n {
+        h = folded_multiply(h ^ word(i), 0xa409_3822_299f_31d0);
+        i += 8;
+    }
+    (h ^ h >> 32) as u32
+}
+
+fn folded_multiply(a: u64, b: u64) -> u64 {
+    let full = u128::from(a) * u128::from(b);
+    full as u64 ^ (full >> 64) as u64
+}
+
+/// The word and bit of [`Names::seen`] for a name's hash.
+fn filter_bit(hash: u32) -> (usize, u64) {
+    ((hash >> 6 & 15) as usize, 1 << (hash & 63))
+}
+
+/// The names of a model whose names a solver or a solution shares: a copy of
+/// its own.
+// Out of line, with the copy: a model building alone never calls it.
+#[cold]
+#[inline(never)]
+fn unshare(names: &mut Arc<Names>) -> &mut Names {
+    Arc::make_mut(names)
 }
 
 // The errors of declaring a variable, kept out of line so the common path
@@ -1266,6 +1507,106 @@ mod tests {
         cleared.clear();
         assert!(cleared.var("a").is_err());
         assert_eq!(format!("{:?}", cleared.names), "[]");
+    }
+
+    #[test]
+    fn names_that_share_a_filter_bit_are_told_apart() {
+        // Pairs of different names with the same bit, and a third name with
+        // it too: the filter sends each to the comparison with all names.
+        let mut by_bit = std::collections::BTreeMap::<_, Vec<String>>::new();
+        for i in 0..3000 {
+            let name = name(i);
+            by_bit
+                .entry(filter_bit(name_hash(&name)))
+                .or_default()
+                .push(name);
+        }
+        let mut triples = 0;
+        for names in by_bit.values().filter(|names| names.len() >= 3) {
+            let (a, b, absent) = (&names[0], &names[1], &names[2]);
+            let mut m = Model::new();
+            // Filler names before and between, so the one found is not
+            // simply the first or the last.
+            let fill = |m: &mut Model, k: usize| {
+                for j in 0..k {
+                    m.int_var(&format!("filler {k} {j}"), 0, 1).expect("fresh");
+                }
+            };
+            fill(&mut m, 3);
+            let x = m.int_var(a, 0, 1).expect("fresh");
+            fill(&mut m, 5);
+            let y = m.int_var(b, 0, 1).expect("fresh: only its bit is taken");
+            assert!(m.len() <= Names::SCAN, "found by the filter and the scan");
+            for (name, var) in [(a, x), (b, y)] {
+                assert_eq!(
+                    m.int_var(name, 0, 1),
+                    Err(ModelError::DuplicateName { name: name.clone() })
+                );
+                assert_eq!(m.var(name), Ok(var));
+            }
+            assert!(m.var(absent).is_err(), "{absent:?}");
+            triples += 1;
+        }
+        assert!(triples > 100, "{triples} triples");
+    }
+
+    #[test]
+    fn names_move_to_the_heap_when_too_many_or_too_long() {
+        for len in [1, 9, 100] {
+            for vars in [0, 8, 40] {
+                let mut names = Names::with_capacity(vars);
+                let mut all: Vec<String> = Vec::new();
+                for i in 0..40 {
+                    let name = format!("{i:0>len$}");
+                    assert!(names.insert(&name));
+                    all.push(name);
+                    let bytes: usize = all.iter().map(String::len).sum();
+                    let moved = vars > IN_PLACE || all.len() > IN_PLACE || bytes > IN_PLACE_TEXT;
+                    assert_eq!(
+                        matches!(names.store, Store::Heap { .. }),
+                        moved,
+                        "{len} bytes, room for {vars}, {} names",
+                        all.len()
+                    );
+                    for (j, name) in all.iter().enumerate() {
+                        assert_eq!(names.get(j), name);
+                        assert_eq!(names.find(name), Some(j as u32));
+                        assert!(!names.insert(name), "{name} taken");
+                    }
+                    assert_eq!(names.len(), all.len());
+                }
+                names.clear();
+                assert_eq!((names.len(), names.find(&all[0])), (0, None));
+                assert!(names.insert(&all[0]));
+            }
+        }
+    }
+
+    #[test]
+    fn names_are_refused_as_a_set_of_them_would_across_the_scan_limit() {
+        // A pool small enough that names repeat, declared in a scrambled
+        // order; every answer is checked against a plain map.
+        for pool in [20, 40, 100] {
+            let mut m = Model::new();
+            let mut declared = std::collections::BTreeMap::new();
+            for k in 0..3 * pool {
+                let name = name(k * 7 % pool);
+                let result = m.int_var(&name, 0, 1);
+                match declared.get(&name) {
+                    Some(_) => assert_eq!(
+                        result,
+                        Err(ModelError::DuplicateName { name: name.clone() })
+                    ),
+                    None => {
+                        declared.insert(name.clone(), result.expect("fresh"));
+                    }
+                }
+                for (name, &var) in &declared {
+                    assert_eq!(m.var(name), Ok(var), "pool {pool}, step {k}");
+                }
+            }
+            assert_eq!(m.len(), declared.len());
+        }
     }
 
     #[test]
