@@ -170,7 +170,8 @@ pub(super) fn consistent<const N: usize>(
 /// * With no such value, three positions have no Hall set; four have none
 ///   while at most one value is held by two positions (`t = 2`); five
 ///   none while at most one value is held by two (`t = 3`) and at most two
-///   by three or fewer (`t = 2`).
+///   by three or fewer (`t = 2`). Where only a Hall set of two is left in
+///   doubt, it is looked for: two positions holding the same two values.
 ///
 /// The same counts rule out a conflict, a set of `t` positions holding
 /// `s < t` values between them (`2 <= s`, and `t < k`: the positions hold
@@ -206,14 +207,17 @@ pub(super) fn permutation8(
         let single = held[0] & !held[1];
         if single == 0 {
             let (twice_at_most, thrice_at_most) = (held[0] & !held[2], held[0] & !held[3]);
-            return Ok(match k {
+            let counted = match k {
                 ..=3 => true,
                 4 => at_most_one(twice_at_most),
                 _ => {
                     at_most_one(twice_at_most)
                         && at_most_one(thrice_at_most & thrice_at_most.wrapping_sub(1))
                 }
-            });
+            };
+            // Where the counts allow only a Hall set of two, look for one:
+            // two positions holding the same two values.
+            return Ok(counted || (k == 4 || at_most_one(twice_at_most)) && !twins(dom, *open));
         }
         // Each value of `single` lies in one position's domain, so the
         // positions' shares of it are disjoint and cover it, and one
@@ -235,6 +239,17 @@ pub(super) fn permutation8(
         *open &= !fixed;
         values = Some(held[0] & !single);
     }
+}
+
+/// Whether two of the `open` positions (two values or more each) hold the
+/// same two values: a Hall set of two.
+fn twins(dom: &[u64; 8], open: u64) -> bool {
+    let mut pairs = 0u64;
+    for j in ones(open) {
+        let d = dom[j & 7];
+        pairs |= u64::from(at_most_one(d & (d - 1))) << j;
+    }
+    ones(pairs).any(|j| ones(pairs & ((1 << j) - 1)).any(|i| dom[i & 7] == dom[j & 7]))
 }
 
 /// Bit 0 of every row of an 8×8 bit matrix held in a `u64`, one byte a
