@@ -146,9 +146,10 @@ pub(super) fn consistent<const N: usize>(
     Ok(narrowed)
 }
 
-/// The filtering of [`consistent8`] without a matching, for open positions
-/// that hold exactly as many values as there are of them (a permutation:
-/// a puzzle's houses), when counting holders settles it. Narrows `dom`,
+/// The filtering of [`consistent8`] without a matching, for up to five
+/// open positions that hold exactly as many values as there are of them,
+/// within a window of eight (a permutation: a puzzle's houses), when
+/// counting holders settles it. Narrows `dom`,
 /// adds the positions it narrows to `narrowed` and takes those it fixes
 /// out of `open`; returns whether the open positions left are domain
 /// consistent, or else leaves them to [`consistent8`].
@@ -198,7 +199,7 @@ pub(super) fn permutation8(
             k += 1;
         }
         match values {
-            None if k > 5 || held[0].count_ones() != k => return Ok(false),
+            None if k > 5 || !holds_exactly(held[0], k) => return Ok(false),
             // The values the positions fixed last round did not take must
             // still be held: the rest are a permutation of them.
             Some(left) if held[0] != left => return Err(Conflict),
@@ -239,6 +240,14 @@ pub(super) fn permutation8(
         *open &= !fixed;
         values = Some(held[0] & !single);
     }
+}
+
+/// Whether `bits` holds exactly `k` values, all within a window of eight
+/// (a count of eight bits: shorter than one of sixty-four).
+#[inline(always)]
+fn holds_exactly(bits: u64, k: u32) -> bool {
+    let w = bits >> (bits.trailing_zeros() & 63);
+    w <= 0xFF && (w as u8).count_ones() == k
 }
 
 /// Whether two of the `open` positions (two values or more each) hold the
@@ -612,8 +621,9 @@ mod tests {
     #[test]
     fn permutation8_settles_exactly_or_leaves_the_matching_to_settle() {
         // Up to eight positions: open ones (two values or more) over as
-        // many values as there are of them, or one fewer or more, and fixed
-        // ones on values of their own, in any order. Whatever
+        // many values as there are of them, or one fewer or more, within a
+        // window of eight or not, and fixed ones on values of their own, in
+        // any order. Whatever
         // `permutation8` settles must be the domains some assignment
         // allows; what it leaves, `consistent8` finishes.
         let mut rng = SplitMix64::new(31);
@@ -648,6 +658,16 @@ mod tests {
                 }
                 for _ in 0..rng.below(2) {
                     *d |= 1 << (base + rng.below(width));
+                }
+            }
+            // Now and then the window's last value moves far off: the
+            // values no longer fit in eight.
+            if rng.below(8) == 0 {
+                let last = 1 << (base + width - 1);
+                for d in dom.iter_mut().take(n) {
+                    if *d & last != 0 && *d >> 40 == 0 {
+                        *d = *d & !last | 1 << 30;
+                    }
                 }
             }
             let mut filtered = dom;
