@@ -501,6 +501,41 @@ mod tests {
         (false, narrowed != 0)
     }
 
+    /// A group of `n <= 8` positions, `k` of them open, chosen at random
+    /// (Fisher-Yates): each open one holds two values of `values` or more
+    /// (up to `extra` more draws), each other is fixed on a value of its
+    /// own, 40 and up. Returns the domains and the open positions.
+    fn scattered_group(
+        rng: &mut SplitMix64,
+        k: usize,
+        n: usize,
+        values: std::ops::Range<usize>,
+        extra: usize,
+    ) -> ([u64; 8], u64) {
+        let mut is_open = [false; 8];
+        is_open[..k].fill(true);
+        for j in (1..n).rev() {
+            is_open.swap(j, rng.below(j + 1));
+        }
+        let mut dom = [0u64; 8];
+        let mut open = 0u64;
+        let draw = |rng: &mut SplitMix64| 1 << (values.start + rng.below(values.len()));
+        for (j, d) in dom.iter_mut().take(n).enumerate() {
+            if !is_open[j] {
+                *d = 1 << (40 + j);
+                continue;
+            }
+            open |= 1 << j;
+            while d.count_ones() < 2 {
+                *d |= draw(rng);
+            }
+            for _ in 0..rng.below(extra) {
+                *d |= draw(rng);
+            }
+        }
+        (dom, open)
+    }
+
     #[test]
     fn keeps_exactly_the_values_some_assignment_uses() {
         // Random open positions (two values or more) over a few values, with
@@ -572,27 +607,7 @@ mod tests {
             let fixed = rng.below(9 - k);
             let n = k + fixed;
             let width = k + rng.below(6);
-            // Which positions are open: k of the n, shuffled (Fisher-Yates).
-            let mut is_open = [false; 8];
-            is_open[..k].fill(true);
-            for j in (1..n).rev() {
-                is_open.swap(j, rng.below(j + 1));
-            }
-            let mut dom = [0u64; 8];
-            let mut open = 0u64;
-            for (j, d) in dom.iter_mut().take(n).enumerate() {
-                if !is_open[j] {
-                    *d = 1 << (40 + j);
-                    continue;
-                }
-                open |= 1 << j;
-                while d.count_ones() < 2 {
-                    *d |= 1 << (base + rng.below(width));
-                }
-                for _ in 0..rng.below(3) {
-                    *d |= 1 << (base + rng.below(width));
-                }
-            }
+            let (dom, open) = scattered_group(&mut rng, k, n, base..base + width, 3);
             let all = (0..8)
                 .filter(|j| open >> j & 1 == 1)
                 .fold(0, |a, j| a | dom[j]);
@@ -640,26 +655,7 @@ mod tests {
                 1 => k + 1,
                 _ => k,
             };
-            let mut is_open = [false; 8];
-            is_open[..k].fill(true);
-            for j in (1..n).rev() {
-                is_open.swap(j, rng.below(j + 1));
-            }
-            let mut dom = [0u64; 8];
-            let mut open = 0u64;
-            for (j, d) in dom.iter_mut().take(n).enumerate() {
-                if !is_open[j] {
-                    *d = 1 << (40 + j);
-                    continue;
-                }
-                open |= 1 << j;
-                while d.count_ones() < 2 {
-                    *d |= 1 << (base + rng.below(width));
-                }
-                for _ in 0..rng.below(2) {
-                    *d |= 1 << (base + rng.below(width));
-                }
-            }
+            let (mut dom, open) = scattered_group(&mut rng, k, n, base..base + width, 2);
             // Now and then the window's last value moves far off: the
             // values no longer fit in eight.
             if rng.below(8) == 0 {
