@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use super::matching::{consistent, consistent8};
+use super::matching::{consistent, consistent8, permutation8};
 use super::{all_distinct, at_most_one, ones, shift};
 use crate::domain::Domain;
 use crate::model::VarId;
@@ -54,7 +54,11 @@ impl AllDifferentDomain {
     ///    The positions handled so (the state word) stay handled below in
     ///    the tree, so a later run starts from the newly fixed ones.
     /// 2. **Régin's matching** on the open positions, bit-parallel (see
-    ///    [`consistent`], and [`consistent8`] for groups of eight or fewer).
+    ///    [`consistent`], and [`consistent8`] for groups of eight or fewer),
+    ///    once three positions or more are open. A group of eight or fewer
+    ///    first tries [`permutation8`]: when the open positions hold as many
+    ///    values as there are of them, counting each value's holders
+    ///    settles most runs without a matching.
     ///
     /// Domain consistency is unique, so how it is computed never changes a
     /// fixpoint, a tree or a trace: the restricts come last, one for each
@@ -136,10 +140,16 @@ impl AllDifferentDomain {
         // Phase 2, for three open positions or more (two cleared, some left).
         let two_cleared = open & open.wrapping_sub(1);
         if two_cleared & two_cleared.wrapping_sub(1) != 0 {
-            // The smallest tier (its array is exactly eight long) works in
-            // position space, on 8×8 bit matrices.
+            // The smallest tier (its array is exactly eight long) counts
+            // holders, then if need be matches on 8×8 bit matrices.
             narrowed |= match <&mut [u64; 8]>::try_from(&mut dom[..]) {
-                Ok(small) => consistent8(small, open)?,
+                Ok(small) => {
+                    if permutation8(small, &mut open, &mut narrowed)? {
+                        0
+                    } else {
+                        consistent8(small, open)?
+                    }
+                }
                 Err(_) => consistent::<N>(&mut dom, n, open)?,
             };
         }

@@ -3,8 +3,11 @@
 //! found by closures over `u64` value sets ([`consistent`]), or, for groups
 //! of at most eight, by one closure over an 8×8 bit matrix of values (or,
 //! for values spread wider than eight, of positions) ([`consistent8`]).
+//! Before the matching, up to five open positions over as many values (a
+//! permutation) are settled, most often, by counting each value's holders
+//! ([`permutation8`]).
 
-use super::{mask, ones};
+use super::{at_most_one, mask, ones};
 use crate::propagators::Conflict;
 
 /// No position, in the `u8` table of value owners.
@@ -141,6 +144,121 @@ pub(super) fn consistent<const N: usize>(
         *dj = left;
     }
     Ok(narrowed)
+}
+
+/// The filtering of [`consistent8`] without a matching, for up to five
+/// open positions that hold exactly as many values as there are of them,
+/// within a window of eight (a permutation: a puzzle's houses), when
+/// counting holders settles it. Narrows `dom`,
+/// adds the positions it narrows to `narrowed` and takes those it fixes
+/// out of `open`; returns whether the open positions left are domain
+/// consistent, or else leaves them to [`consistent8`].
+///
+/// In a permutation of `k` positions every value is taken, so a set of
+/// `t` positions that hold `t` values between them (a Hall set: they take
+/// those values) has a mirror: the other `k - t` values are held only by
+/// the other `k - t` positions, which take them. Both say the same: the
+/// Hall set's values go from the other positions. So a Hall set of `t`
+/// open positions (`2 <= t < k`: an open position holds two values or
+/// more) shows as `k - t` values held by at most `k - t` positions each,
+/// and counting holders up to four rules them all out for `k <= 5`:
+///
+/// * A value one position alone holds (the mirror of a Hall set of
+///   `k - 1`) is fixed there; one position holding two such values is a
+///   conflict. The other positions must then take the other values: a
+///   permutation again, unless one of those lost its last holder (a
+///   conflict), and the counting starts over.
+/// * With no such value, three positions have no Hall set; four have none
+///   while at most one value is held by two positions (`t = 2`); five
+///   none while at most one value is held by two (`t = 3`) and at most two
+///   by three or fewer (`t = 2`). Where only a Hall set of two is left in
+///   doubt, it is looked for: two positions holding the same two values.
+///
+/// The same counts rule out a conflict, a set of `t` positions holding
+/// `s < t` values between them (`2 <= s`, and `t < k`: the positions hold
+/// `k` values): its mirror is `k - s` values held by at most `k - t < k -
+/// s` positions each, which fails the count that rules out a Hall set of
+/// `s` positions.
+pub(super) fn permutation8(
+    dom: &mut [u64; 8],
+    open: &mut u64,
+    narrowed: &mut u64,
+) -> Result<bool, Conflict> {
+    // The values the open positions must take, after the first round.
+    let mut values = None;
+    loop {
+        // held[m]: the values that m + 1 open positions or more hold.
+        let mut held = [0u64; 4];
+        let mut k = 0u32;
+        for j in ones(*open) {
+            let d = dom[j & 7];
+            held[3] |= held[2] & d;
+            held[2] |= held[1] & d;
+            held[1] |= held[0] & d;
+            held[0] |= d;
+            k += 1;
+        }
+        match values {
+            None if k > 5 || !holds_exactly(held[0], k) => return Ok(false),
+            // The values the positions fixed last round did not take must
+            // still be held: the rest are a permutation of them.
+            Some(left) if held[0] != left => return Err(Conflict),
+            _ => {}
+        }
+        let single = held[0] & !held[1];
+        if single == 0 {
+            let (twice_at_most, thrice_at_most) = (held[0] & !held[2], held[0] & !held[3]);
+            let counted = match k {
+                ..=3 => true,
+                4 => at_most_one(twice_at_most),
+                _ => {
+                    at_most_one(twice_at_most)
+                        && at_most_one(thrice_at_most & thrice_at_most.wrapping_sub(1))
+                }
+            };
+            // Where the counts allow only a Hall set of two, look for one:
+            // two positions holding the same two values.
+            return Ok(counted || (k == 4 || at_most_one(twice_at_most)) && !twins(dom, *open));
+        }
+        // Each value of `single` lies in one position's domain, so the
+        // positions' shares of it are disjoint and cover it, and one
+        // position holds two of them exactly when the shares' lowest
+        // values do not cover it.
+        let (mut lowest, mut fixed) = (0u64, 0u64);
+        for j in ones(*open) {
+            let d = dom[j & 7];
+            let mine = d & single;
+            lowest |= mine & mine.wrapping_neg();
+            fixed |= u64::from(mine != 0) << j;
+            dom[j & 7] = d & (mine | mask(mine == 0));
+        }
+        if lowest != single {
+            return Err(Conflict);
+        }
+        // An open position holds two values or more: fixing narrows it.
+        *narrowed |= fixed;
+        *open &= !fixed;
+        values = Some(held[0] & !single);
+    }
+}
+
+/// Whether `bits` holds exactly `k` values, all within a window of eight
+/// (a count of eight bits: shorter than one of sixty-four).
+#[inline(always)]
+fn holds_exactly(bits: u64, k: u32) -> bool {
+    let w = bits >> (bits.trailing_zeros() & 63);
+    w <= 0xFF && (w as u8).count_ones() == k
+}
+
+/// Whether two of the `open` positions (two values or more each) hold the
+/// same two values: a Hall set of two.
+fn twins(dom: &[u64; 8], open: u64) -> bool {
+    let mut pairs = 0u64;
+    for j in ones(open) {
+        let d = dom[j & 7];
+        pairs |= u64::from(at_most_one(d & (d - 1))) << j;
+    }
+    ones(pairs).any(|j| ones(pairs & ((1 << j) - 1)).any(|i| dom[i & 7] == dom[j & 7]))
 }
 
 /// Bit 0 of every row of an 8×8 bit matrix held in a `u64`, one byte a
@@ -331,7 +449,7 @@ fn augment(d: &[u64], mate: &mut [u64], owner: &mut [u8; 65], j: usize, visited:
 
 #[cfg(test)]
 mod tests {
-    use super::{consistent, consistent8, transpose8};
+    use super::{consistent, consistent8, permutation8, transpose8};
     use crate::check::SplitMix64;
     use crate::propagators::Conflict;
 
@@ -381,6 +499,41 @@ mod tests {
             assert_eq!(narrowed >> j & 1 == 1, f != d, "domains {dom:?}");
         }
         (false, narrowed != 0)
+    }
+
+    /// A group of `n <= 8` positions, `k` of them open, chosen at random
+    /// (Fisher-Yates): each open one holds two values of `values` or more
+    /// (up to `extra` more draws), each other is fixed on a value of its
+    /// own, 40 and up. Returns the domains and the open positions.
+    fn scattered_group(
+        rng: &mut SplitMix64,
+        k: usize,
+        n: usize,
+        values: std::ops::Range<usize>,
+        extra: usize,
+    ) -> ([u64; 8], u64) {
+        let mut is_open = [false; 8];
+        is_open[..k].fill(true);
+        for j in (1..n).rev() {
+            is_open.swap(j, rng.below(j + 1));
+        }
+        let mut dom = [0u64; 8];
+        let mut open = 0u64;
+        let draw = |rng: &mut SplitMix64| 1 << (values.start + rng.below(values.len()));
+        for (j, d) in dom.iter_mut().take(n).enumerate() {
+            if !is_open[j] {
+                *d = 1 << (40 + j);
+                continue;
+            }
+            open |= 1 << j;
+            while d.count_ones() < 2 {
+                *d |= draw(rng);
+            }
+            for _ in 0..rng.below(extra) {
+                *d |= draw(rng);
+            }
+        }
+        (dom, open)
     }
 
     #[test]
@@ -454,27 +607,7 @@ mod tests {
             let fixed = rng.below(9 - k);
             let n = k + fixed;
             let width = k + rng.below(6);
-            // Which positions are open: k of the n, shuffled (Fisher-Yates).
-            let mut is_open = [false; 8];
-            is_open[..k].fill(true);
-            for j in (1..n).rev() {
-                is_open.swap(j, rng.below(j + 1));
-            }
-            let mut dom = [0u64; 8];
-            let mut open = 0u64;
-            for (j, d) in dom.iter_mut().take(n).enumerate() {
-                if !is_open[j] {
-                    *d = 1 << (40 + j);
-                    continue;
-                }
-                open |= 1 << j;
-                while d.count_ones() < 2 {
-                    *d |= 1 << (base + rng.below(width));
-                }
-                for _ in 0..rng.below(3) {
-                    *d |= 1 << (base + rng.below(width));
-                }
-            }
+            let (dom, open) = scattered_group(&mut rng, k, n, base..base + width, 3);
             let all = (0..8)
                 .filter(|j| open >> j & 1 == 1)
                 .fold(0, |a, j| a | dom[j]);
@@ -497,6 +630,64 @@ mod tests {
         assert!(
             narrow > 1000 && wide > 1000 && low > 1000,
             "the values fit in eight (often in 0..8) or spread wider"
+        );
+    }
+
+    #[test]
+    fn permutation8_settles_exactly_or_leaves_the_matching_to_settle() {
+        // Up to eight positions: open ones (two values or more) over as
+        // many values as there are of them, or one fewer or more, within a
+        // window of eight or not, and fixed ones on values of their own, in
+        // any order. Whatever
+        // `permutation8` settles must be the domains some assignment
+        // allows; what it leaves, `consistent8` finishes.
+        let mut rng = SplitMix64::new(31);
+        // Runs that `permutation8` settles, narrowing or not, that it finds
+        // in conflict, and that it leaves to the matching.
+        let (mut settled, mut settled_narrowed, mut conflicts, mut left) = (0, 0, 0, 0);
+        for _ in 0..30_000 {
+            let base = [0, 1, 3][rng.below(3)];
+            let k = 3 + rng.below(4);
+            let fixed = rng.below(9 - k);
+            let n = k + fixed;
+            let width = match rng.below(8) {
+                0 => k - 1,
+                1 => k + 1,
+                _ => k,
+            };
+            let (mut dom, open) = scattered_group(&mut rng, k, n, base..base + width, 2);
+            // Now and then the window's last value moves far off: the
+            // values no longer fit in eight.
+            if rng.below(8) == 0 {
+                let last = 1 << (base + width - 1);
+                for d in dom.iter_mut().take(n) {
+                    if *d & last != 0 && *d >> 40 == 0 {
+                        *d = *d & !last | 1 << 30;
+                    }
+                }
+            }
+            let mut filtered = dom;
+            let (mut still_open, mut narrowed) = (open, 0u64);
+            let result = match permutation8(&mut filtered, &mut still_open, &mut narrowed) {
+                Ok(true) => {
+                    settled += 1;
+                    settled_narrowed += usize::from(narrowed != 0);
+                    Ok(narrowed)
+                }
+                Ok(false) => {
+                    left += 1;
+                    consistent8(&mut filtered, still_open).map(|more| narrowed | more)
+                }
+                Err(conflict) => {
+                    conflicts += 1;
+                    Err(conflict)
+                }
+            };
+            check_filtered(&dom, n, &filtered, result);
+        }
+        assert!(
+            settled > 5_000 && settled_narrowed > 3_000 && conflicts > 100 && left > 5_000,
+            "settled {settled} ({settled_narrowed} narrowed), conflicts {conflicts}, left {left}"
         );
     }
 }
