@@ -447,8 +447,10 @@ pub(crate) fn fixed_words(vars: usize) -> usize {
 /// value, in [`fixed_words`] words.
 pub(crate) fn fixed_bits(doms: &[u64], into: &mut [u64]) {
     into.fill(0);
-    for (i, &d) in doms.iter().enumerate() {
-        into[i / 64] |= u64::from(Domain::from_bits(d).is_fixed()) << (i % 64);
+    for (word, doms) in into.iter_mut().zip(doms.chunks(64)) {
+        *word = doms.iter().enumerate().fold(0, |w, (i, &d)| {
+            w | u64::from(Domain::from_bits(d).is_fixed()) << i
+        });
     }
 }
 
@@ -953,6 +955,31 @@ pub(crate) enum AnyPropagator {
     Custom(Arc<dyn Propagator + Send + Sync>),
 }
 
+/// Each built-in kind goes into its variant: a build hands over a
+/// propagator of a known kind, so that what it reads off the kind (its
+/// runner) is settled without a match.
+macro_rules! into_any {
+    ($($kind:ident),*) => {
+        $(impl From<$kind> for AnyPropagator {
+            #[inline(always)]
+            fn from(p: $kind) -> AnyPropagator {
+                AnyPropagator::$kind(p)
+            }
+        })*
+    };
+}
+into_any!(
+    InSet,
+    Equal,
+    Offset,
+    Distance,
+    NotDistance,
+    Less,
+    AllDifferentValue,
+    AllDifferentDomain,
+    EachValueHeld
+);
+
 /// [`Propagator::propagate`], in a function of its own: a runner whose
 /// common path is free of calls ([`Narrow`]) takes the other path through
 /// here, so that its own code saves no registers for it.
@@ -989,14 +1016,14 @@ impl AnyPropagator {
 
     /// [`Propagator::state_words`], without a virtual call for the
     /// built-ins.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn state_words(&self) -> usize {
         dispatch!(self, p => p.state_words())
     }
 
     /// [`Propagator::subscribe`], without a virtual call for the built-ins
     /// (an engine build makes one a propagator).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn subscribe(&self, subs: &mut Subscriptions) {
         dispatch!(self, p => p.subscribe(subs))
     }
@@ -1004,6 +1031,7 @@ impl AnyPropagator {
     /// The function that runs this propagator: the engine keeps it next to
     /// the propagator and calls it directly, instead of matching on the
     /// kind at every run.
+    #[inline(always)]
     pub(crate) fn runner(&self) -> Runner {
         macro_rules! run_as {
             ($kind:ident) => {
