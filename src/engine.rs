@@ -209,8 +209,7 @@ impl Engine {
         // The current state and the root state, both from the model's domains.
         let width = vars + self.fixed_words + state_words;
         self.width = width;
-        self.state.clear();
-        self.state.reserve(2 * width);
+        make_room(&mut self.state, 2 * width);
         self.state.extend(model.domains().iter().map(|d| d.bits()));
         self.state.resize(width, 0);
         let (doms, rest) = self.state.split_at_mut(vars);
@@ -230,9 +229,8 @@ impl Engine {
     /// `bits` for them and writes their subscriptions; returns how many
     /// state words they keep.
     fn place(&mut self, model: &Model) -> usize {
-        self.props.clear();
         let count = model.constraint_count();
-        self.props.reserve(count);
+        make_room(&mut self.props, count);
         if count > 64 * PLACE_WORDS {
             return self.place_sorted(model);
         }
@@ -394,7 +392,7 @@ impl Engine {
             0
         };
         self.masks_at = header;
-        self.bits.clear();
+        make_room(&mut self.bits, header + self.masks);
         self.bits.resize(header + self.masks, 0);
         for w in 0..words {
             let all = if 64 * (w + 1) <= n {
@@ -925,6 +923,19 @@ impl Engine {
     }
 }
 
+/// Empties `list` and makes room in it for `n` items. An engine built anew
+/// has no storage yet: it allocates the list at its size at once, which
+/// costs less than growing an empty one.
+#[inline(always)]
+fn make_room<T>(list: &mut Vec<T>, n: usize) {
+    list.clear();
+    if list.capacity() == 0 {
+        *list = Vec::with_capacity(n);
+    } else {
+        list.reserve(n);
+    }
+}
+
 /// The queue, the enabled bitset, the weak bitset (`weak` words) and the
 /// subscriber masks that wake propagators, from an engine's `bits` (see
 /// [`Engine`]'s field).
@@ -966,9 +977,6 @@ fn bucket(x: VarId, e: Event) -> usize {
 /// fixpoints, and so the search trees, are the same without it.
 fn subsumed_by(held: &EachValueHeld, domains: &[Domain], dear: &[Slot]) -> Option<usize> {
     let vars = &held.vars;
-    if held.values.size() as usize != vars.len() {
-        return None;
-    }
     // The same variables, none twice: two groups in declaration order
     // from the same variable; or the same list, which the all-different
     // found free of repeats when it was built; or a duplicate-free list of
@@ -990,10 +998,17 @@ fn subsumed_by(held: &EachValueHeld, domains: &[Domain], dear: &[Slot]) -> Optio
         }
         _ => false,
     })?;
-    let initial = vars
-        .iter()
-        .fold(Domain::EMPTY, |d, &x| d | domains[x.index()]);
-    (initial - held.values == Domain::EMPTY).then_some(by)
+    // The initial values, read as one slice for a group in order.
+    let initial = match held.first {
+        Some(first) => domains[first as usize..][..vars.len()]
+            .iter()
+            .fold(Domain::EMPTY, |d, &x| d | x),
+        None => vars
+            .iter()
+            .fold(Domain::EMPTY, |d, &x| d | domains[x.index()]),
+    };
+    (held.values.size() as usize == vars.len() && initial - held.values == Domain::EMPTY)
+        .then_some(by)
 }
 
 /// Pushes the slots of propagators onto an engine's list as [`build`]
