@@ -429,11 +429,30 @@ impl Engine {
         }
         // While the subscriptions hold the buffer, the bits to clear.
         let mut off = [0u64; MASK_WORDS];
+        // One key a propagator of the dearest class: a domain all-different
+        // in order, `first << 8 | len` (its first variable and its length,
+        // at most 8), else 0. When no other could hold the same variables
+        // (any other domain all-different is shifted or has repeats), an
+        // each-value-held in order finds its all-different by the key.
+        let mut keys = [0u64; 64];
+        let keyed = dear_props.len() <= keys.len()
+            && dear_props
+                .iter()
+                .zip(&mut keys)
+                .all(|(slot, key)| match &slot.prop {
+                    AnyPropagator::AllDifferentDomain(all) if all.in_order => {
+                        *key = (all.vars[0].index() as u64) << 8 | all.vars.len() as u64;
+                        true
+                    }
+                    AnyPropagator::AllDifferentDomain(all) => all.shifted || all.repeats,
+                    _ => true,
+                });
+        let keys = keyed.then(|| &keys[..dear_props.len()]);
         for (p, slot) in cheap.iter_mut().enumerate().skip(linear) {
             let AnyPropagator::EachValueHeld(held) = &slot.prop else {
                 continue;
             };
-            if let Some(by) = subsumed_by(held, domains, dear_props) {
+            if let Some(by) = subsumed_by(held, domains, dear_props, keys) {
                 slot.subsumed_by = Some((dear + by) as u32);
                 if deferred {
                     off[p / 64] |= 1 << (p % 64);
@@ -975,29 +994,41 @@ fn bucket(x: VarId, e: Event) -> usize {
 /// holder's other edges lie on no alternating cycle) and fails when a value
 /// has none, so the each-value-held would never prune anything: the
 /// fixpoints, and so the search trees, are the same without it.
-fn subsumed_by(held: &EachValueHeld, domains: &[Domain], dear: &[Slot]) -> Option<usize> {
+fn subsumed_by(
+    held: &EachValueHeld,
+    domains: &[Domain],
+    dear: &[Slot],
+    keys: Option<&[u64]>,
+) -> Option<usize> {
     let vars = &held.vars;
     // The same variables, none twice: two groups in declaration order
-    // from the same variable; or the same list, which the all-different
+    // from the same variable (found by key, when `keys` serve: see
+    // `Engine::find_subsumed`); or the same list, which the all-different
     // found free of repeats when it was built; or a duplicate-free list of
     // as many variables, each in the group.
-    let by = dear.iter().position(|slot| match &slot.prop {
-        AnyPropagator::AllDifferentDomain(all) => {
-            let group = &all.vars;
-            group.len() == vars.len()
-                && !all.shifted
-                && !all.repeats
-                && match (all.in_order, held.first) {
-                    (true, Some(first)) => group[0].index() == first as usize,
-                    _ => {
-                        Arc::ptr_eq(group, vars)
-                            || group == vars
-                            || vars.iter().all(|x| group.contains(x)) && !has_repeats(vars)
-                    }
-                }
+    let by = match (keys, held.first) {
+        (Some(keys), Some(first)) => {
+            let key = u64::from(first) << 8 | vars.len() as u64;
+            keys.iter().position(|&k| k == key)
         }
-        _ => false,
-    })?;
+        _ => dear.iter().position(|slot| match &slot.prop {
+            AnyPropagator::AllDifferentDomain(all) => {
+                let group = &all.vars;
+                group.len() == vars.len()
+                    && !all.shifted
+                    && !all.repeats
+                    && match (all.in_order, held.first) {
+                        (true, Some(first)) => group[0].index() == first as usize,
+                        _ => {
+                            Arc::ptr_eq(group, vars)
+                                || group == vars
+                                || vars.iter().all(|x| group.contains(x)) && !has_repeats(vars)
+                        }
+                    }
+            }
+            _ => false,
+        }),
+    }?;
     // The initial values, read as one slice for a group in order.
     let initial = match held.first {
         Some(first) => domains[first as usize..][..vars.len()]
@@ -1652,6 +1683,20 @@ mod tests {
                 "{distinct:?} {held:?}"
             );
         }
+        // More domain all-differents than the keys hold: found pairwise.
+        let mut m = Model::new();
+        let xs: Vec<VarId> = (0..80)
+            .map(|i| m.int_var(&format!("x{i}"), 1, 3).expect("valid"))
+            .collect();
+        for w in xs.windows(3) {
+            m.all_different(w, Strength::Domain).expect("valid");
+        }
+        let c = m
+            .each_value_held(&xs[70..73], Domain::range(1, 3))
+            .expect("valid");
+        let engine = Engine::new(&m);
+        let p = engine.prop_of(c).expect("posted");
+        assert_eq!(engine.props[p].subsumed_by, Some(71));
     }
 
     #[test]
@@ -1736,6 +1781,19 @@ mod tests {
                     .collect()
             };
             assert_eq!(slots(&plain), slots(&padded), "round {round}");
+            // The all-different found by key is the one the pairwise
+            // comparison finds.
+            let m = model(false);
+            let dear = plain
+                .props
+                .partition_point(|slot| slot.key >> 32 < Priority::Quadratic as u64);
+            for slot in &plain.props {
+                if let AnyPropagator::EachValueHeld(held) = &slot.prop {
+                    let by = subsumed_by(held, m.domains(), &plain.props[dear..], None);
+                    let by = by.map(|by| (dear + by) as u32);
+                    assert_eq!(slot.subsumed_by, by, "round {round}");
+                }
+            }
             subsumed += plain
                 .props
                 .iter()
