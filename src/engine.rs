@@ -257,15 +257,7 @@ impl Engine {
         let defer = sizes[Priority::Quadratic as usize] != 0;
         self.subs
             .write_masks(&mut self.bits, self.masks_at, self.words);
-        let mut placing = Placing {
-            props: &mut self.props,
-            subs: &mut self.subs,
-            origin: ConstraintId::from_index(0),
-            class: 0,
-            next_word: 0,
-            subscribe: true,
-            defer,
-        };
+        let mut placing = Placing::new(&mut self.props, &mut self.subs, true, defer);
         for (k, &word) in classes.iter().enumerate() {
             let (class, first) = (k / PLACE_WORDS, 64 * (k % PLACE_WORDS));
             placing.class = class as u64;
@@ -299,15 +291,7 @@ impl Engine {
     /// subscribes them, into masks or lists as their number says.
     #[cold]
     fn place_sorted(&mut self, model: &Model) -> usize {
-        let mut placing = Placing {
-            props: &mut self.props,
-            subs: &mut self.subs,
-            origin: ConstraintId::from_index(0),
-            class: 0,
-            next_word: 0,
-            subscribe: false,
-            defer: false,
-        };
+        let mut placing = Placing::new(&mut self.props, &mut self.subs, false, false);
         for (id, c) in model.constraints() {
             if let Some(class) = class(c) {
                 (placing.origin, placing.class) = (id, class as u64);
@@ -1059,7 +1043,26 @@ struct Placing<'a> {
     defer: bool,
 }
 
-impl Placing<'_> {
+impl<'a> Placing<'a> {
+    /// Placing onto `props`, subscribing into `subs` as `subscribe` and
+    /// `defer` say.
+    fn new(
+        props: &'a mut Vec<Slot>,
+        subs: &'a mut Subscriptions,
+        subscribe: bool,
+        defer: bool,
+    ) -> Placing<'a> {
+        Placing {
+            props,
+            subs,
+            origin: ConstraintId::from_index(0),
+            class: 0,
+            next_word: 0,
+            subscribe,
+            defer,
+        }
+    }
+
     /// Whether a propagator placed now subscribes now; `held` when it is an
     /// each-value-held.
     #[inline(always)]
