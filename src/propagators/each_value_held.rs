@@ -130,7 +130,7 @@ impl Propagator for EachValueHeld {
         "each-value-held"
     }
 
-    #[inline]
+    #[inline(always)]
     fn subscribe(&self, subs: &mut Subscriptions) {
         subs.on_each(&self.vars, Event::Changed);
     }

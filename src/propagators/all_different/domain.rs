@@ -215,7 +215,7 @@ impl Propagator for AllDifferentDomain {
         "all-different"
     }
 
-    #[inline]
+    #[inline(always)]
     fn subscribe(&self, subs: &mut Subscriptions) {
         subs.on_each(&self.vars, Event::Changed);
     }

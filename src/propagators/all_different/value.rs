@@ -443,7 +443,7 @@ impl Propagator for AllDifferentValue {
         "all-different"
     }
 
-    #[inline]
+    #[inline(always)]
     fn subscribe(&self, subs: &mut Subscriptions) {
         subs.on_each(&self.vars, Event::Fixed);
     }
