@@ -32,6 +32,7 @@
 //! (`x = x`), and an always-empty unary one for a constraint that never does
 //! (`x != x`), so the conflict is still reported against it.
 
+use std::any::TypeId;
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
@@ -42,8 +43,8 @@ use crate::model::{Constraint, ConstraintId, Model, Strength, VarId};
 use crate::observer::Observer;
 use crate::propagators::{
     AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
-    Event, InSet, Less, MASK_WORDS, NotDistance, Offset, Priority, PruneSink, Runner, Status,
-    Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, in_order_from, ones,
+    Event, InSet, Less, MASK_WORDS, NotDistance, Offset, Priority, Propagator, PruneSink, Runner,
+    Status, Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, ones,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -158,6 +159,9 @@ const BITSETS: usize = 4;
 /// the stack; beyond, it sorts them.
 const PLACE_WORDS: usize = 4;
 
+// Placed straight away, the propagators always fit the subscriber masks.
+const _: () = assert!(PLACE_WORDS <= MASK_WORDS);
+
 impl Engine {
     /// Builds the engine for `model`, with every propagator queued.
     pub fn new(model: &Model) -> Engine {
@@ -199,53 +203,130 @@ impl Engine {
         self.fixed_words = fixed_words(vars);
         self.propagations = 0;
         self.constraints = model.constraint_count();
-        self.place(model);
+        let state_words = self.place(model);
+        self.mark_weak();
 
-        // The bitsets: every propagator wanted, enabled and subscribed, but
-        // a subsumed one (see `find_subsumed`).
-        let n = self.props.len();
-        let words = n.div_ceil(64);
-        self.words = words;
-        let header = self.masks_start();
-        let with_masks = words <= MASK_WORDS;
-        self.masks = if with_masks { 3 * vars * words } else { 0 };
-        self.masks_at = header;
-        self.bits.clear();
-        self.bits.resize(header + self.masks, 0);
-        for w in 0..words {
-            let all = if 64 * (w + 1) <= n {
-                u64::MAX
-            } else {
-                (1u64 << (n % 64)) - 1
-            };
-            for set in 1..BITSETS {
-                self.bits[set * words + w] = all;
+        // The current state and the root state, both from the model's domains.
+        let width = vars + self.fixed_words + state_words;
+        self.width = width;
+        make_room(&mut self.state, 2 * width);
+        self.state.extend(model.domains().iter().map(|d| d.bits()));
+        self.state.resize(width, 0);
+        let (doms, rest) = self.state.split_at_mut(vars);
+        fixed_bits(doms, &mut rest[..self.fixed_words]);
+        self.state.extend_from_within(..width);
+
+        // Every enabled propagator queued.
+        let words = self.words;
+        match &mut self.bits[..2 * words] {
+            [queue, enabled] => *queue = *enabled,
+            both => both.copy_within(words.., 0),
+        }
+    }
+
+    /// Fills `props` with the propagators of `model`'s constraints in queue
+    /// order (by priority class, posting order inside a class), lays out
+    /// `bits` for them and writes their subscriptions; returns how many
+    /// state words they keep.
+    fn place(&mut self, model: &Model) -> usize {
+        let count = model.constraint_count();
+        make_room(&mut self.props, count);
+        if count > 64 * PLACE_WORDS {
+            return self.place_sorted(model);
+        }
+        // Bit i % 64 of `classes[k * PLACE_WORDS + i / 64]` set: constraint
+        // i has a propagator of class k. Reading them class by class puts
+        // the propagators in queue order as they are built, with no sort
+        // and no move; and as at most 256 of them fit, the subscriptions go
+        // into masks as each is built, with the kind known (no dispatch).
+        // `sizes[k]` counts them (counted, not read off the bitsets: a
+        // population count is a dozen instructions on the default target).
+        let mut classes = [0u64; 4 * PLACE_WORDS];
+        let mut sizes = [0usize; 4];
+        for (i, (_, c)) in model.constraints().enumerate() {
+            if let Some(class) = class(c) {
+                classes[class as usize * PLACE_WORDS + i / 64 % PLACE_WORDS] |= 1 << (i % 64);
+                sizes[class as usize] += 1;
             }
         }
-        self.find_subsumed(model);
+        let linear = sizes[0] + sizes[1];
+        let dear = linear + sizes[2];
+        self.lay_out(dear + sizes[3]);
+        // An each-value-held that a domain all-different may subsume
+        // subscribes once `find_subsumed` has said it is not.
+        let defer = sizes[Priority::Quadratic as usize] != 0;
+        self.subs
+            .write_masks(&mut self.bits, self.masks_at, self.words);
+        let mut placing = Placing::new(&mut self.props, &mut self.subs, true, defer);
+        for (k, &word) in classes.iter().enumerate() {
+            let (class, first) = (k / PLACE_WORDS, 64 * (k % PLACE_WORDS));
+            placing.class = class as u64;
+            for bit in ones(word) {
+                let id = ConstraintId::from_index((first + bit) as u32);
+                placing.origin = id;
+                let built = build(model.constraint(id), &mut placing);
+                debug_assert!(
+                    built,
+                    "`class` and `build` agree on which constraints have a propagator"
+                );
+                debug_assert!(
+                    placing.props.last().is_some_and(|slot| {
+                        matches!(slot.prop, AnyPropagator::Custom(_))
+                            || slot.prop.priority() as usize == class
+                    }),
+                    "`class` gives a built-in propagator's priority"
+                );
+            }
+        }
+        let next_word = placing.next_word;
+        self.subs.take_masks(&mut self.bits);
+        if dear < self.props.len() {
+            self.find_subsumed(model, linear, dear, defer);
+        }
+        next_word as usize
+    }
 
-        // State words, and the subscriptions of every subscribed propagator
-        // in queue order (reserved up front: growing a vector by pushes
-        // costs more than the whole build of a small model).
-        let prop_start = (vars + self.fixed_words) as u32;
-        let mut next_word = prop_start;
-        self.wake_bounds.clear();
-        self.wake_list.clear();
+    /// [`Engine::place`] for a model of many constraints: builds the
+    /// propagators in posting order and sorts them into queue order, then
+    /// subscribes them, into masks or lists as their number says.
+    #[cold]
+    fn place_sorted(&mut self, model: &Model) -> usize {
+        let mut placing = Placing::new(&mut self.props, &mut self.subs, false, false);
+        for (id, c) in model.constraints() {
+            if let Some(class) = class(c) {
+                (placing.origin, placing.class) = (id, class as u64);
+                build(c, &mut placing);
+            }
+        }
+        // Constraint ids are unique, so the unstable sort is deterministic.
+        self.props.sort_unstable_by_key(|slot| slot.key);
+        self.lay_out(self.props.len());
+        let with_masks = self.words <= MASK_WORDS;
         if with_masks {
-            self.subs.write_masks(&mut self.bits, header, words);
+            self.subs
+                .write_masks(&mut self.bits, self.masks_at, self.words);
         } else {
             let occurrences: usize = model.constraints().map(|(_, c)| c.arity()).sum();
             self.subs.clear();
             self.subs.reserve(occurrences);
         }
+        // As in `place`: with masks, a subsumed each-value-held subscribes
+        // only once enabled.
+        let class_start = |class: Priority| {
+            self.props
+                .partition_point(|slot| slot.key >> 32 < class as u64)
+        };
+        let (linear, dear) = (
+            class_start(Priority::Linear),
+            class_start(Priority::Quadratic),
+        );
+        let defer = with_masks && dear < self.props.len();
+        let mut next_word = 0;
         for (p, slot) in self.props.iter_mut().enumerate() {
             let state_words = slot.prop.state_words() as u32;
-            // Relative to the propagator state, which follows the domains
-            // and the fixed-variable bitset.
-            let at = next_word - prop_start;
-            slot.words = (at, at + state_words);
+            slot.words = (next_word, next_word + state_words);
             next_word += state_words;
-            if !(with_masks && slot.subsumed_by.is_some()) {
+            if !(defer && matches!(slot.prop, AnyPropagator::EachValueHeld(_))) {
                 self.subs.begin(p as u32);
                 slot.prop.subscribe(&mut self.subs);
             }
@@ -257,6 +338,8 @@ impl Engine {
             // b's subscribers, prefix sums make `wake_bounds[b]` bucket b's
             // start; filling moves it to the bucket's end, which is the next
             // bucket's start, so one shift right restores the starts.
+            let vars = self.vars;
+            self.wake_bounds.clear();
             self.wake_bounds.resize(vars * 3 + 1, 0);
             for &(x, e, _) in self.subs.all() {
                 self.wake_bounds[bucket(x, e) + 1] += 1;
@@ -264,6 +347,7 @@ impl Engine {
             for b in 1..self.wake_bounds.len() {
                 self.wake_bounds[b] += self.wake_bounds[b - 1];
             }
+            self.wake_list.clear();
             self.wake_list.resize(self.subs.len(), 0);
             for &(x, e, p) in self.subs.all() {
                 let b = bucket(x, e);
@@ -273,72 +357,35 @@ impl Engine {
             self.wake_bounds.copy_within(..vars * 3, 1);
             self.wake_bounds[0] = 0;
         }
-        self.mark_weak();
-
-        // The current state and the root state, both from the model's domains.
-        let width = next_word as usize;
-        self.width = width;
-        self.state.clear();
-        self.state.reserve(2 * width);
-        self.state.extend(model.domains().iter().map(|d| d.bits()));
-        self.state.resize(width, 0);
-        let (doms, rest) = self.state.split_at_mut(vars);
-        fixed_bits(doms, &mut rest[..self.fixed_words]);
-        self.state.extend_from_within(..width);
-
-        // Every enabled propagator queued.
-        match &mut self.bits[..2 * words] {
-            [queue, enabled] => *queue = *enabled,
-            both => both.copy_within(words.., 0),
+        if dear < self.props.len() {
+            self.find_subsumed(model, linear, dear, defer);
         }
+        next_word as usize
     }
 
-    /// Fills `props` with the propagators of `model`'s constraints in queue
-    /// order: by priority class, posting order inside a class.
-    fn place(&mut self, model: &Model) {
-        self.props.clear();
-        let count = model.constraint_count();
-        self.props.reserve(count);
-        let slot = |prop: AnyPropagator, origin: ConstraintId, class: u64| Slot {
-            run: prop.runner(),
-            prop,
-            origin,
-            key: class << 32 | origin.index() as u64,
-            words: (0, 0),
-            subsumed_by: None,
+    /// Lays out `bits` for `n` propagators (see [`Engine`]'s field): every
+    /// one wanted, enabled and subscribed, masks (when they serve) empty.
+    #[inline(always)]
+    fn lay_out(&mut self, n: usize) {
+        let words = n.div_ceil(64);
+        self.words = words;
+        let header = self.masks_start();
+        self.masks = if words <= MASK_WORDS {
+            3 * self.vars * words
+        } else {
+            0
         };
-        if count > 64 * PLACE_WORDS {
-            for (id, c) in model.constraints() {
-                if let Some(prop) = build(c) {
-                    let class = prop.priority() as u64;
-                    self.props.push(slot(prop, id, class));
-                }
-            }
-            // Constraint ids are unique, so the unstable sort is deterministic.
-            self.props.sort_unstable_by_key(|slot| slot.key);
-            return;
-        }
-        // Bit i % 64 of `classes[k * PLACE_WORDS + i / 64]` set: constraint
-        // i has a propagator of class k. Reading them class by class puts
-        // the propagators in queue order as they are built, with no sort
-        // and no move.
-        let mut classes = [0u64; 4 * PLACE_WORDS];
-        for (i, (_, c)) in model.constraints().enumerate() {
-            if let Some(class) = class(c) {
-                classes[class as usize * PLACE_WORDS + i / 64 % PLACE_WORDS] |= 1 << (i % 64);
-            }
-        }
-        for (k, &word) in classes.iter().enumerate() {
-            let (class, first) = (k / PLACE_WORDS, 64 * (k % PLACE_WORDS));
-            for bit in ones(word) {
-                let id = ConstraintId::from_index((first + bit) as u32);
-                let prop = build(model.constraint(id))
-                    .expect("`class` and `build` agree on which constraints have a propagator");
-                debug_assert!(
-                    matches!(prop, AnyPropagator::Custom(_)) || prop.priority() as usize == class,
-                    "`class` gives a built-in propagator's priority"
-                );
-                self.props.push(slot(prop, id, class as u64));
+        self.masks_at = header;
+        make_room(&mut self.bits, header + self.masks);
+        self.bits.resize(header + self.masks, 0);
+        for w in 0..words {
+            let all = if 64 * (w + 1) <= n {
+                u64::MAX
+            } else {
+                (1u64 << (n % 64)) - 1
+            };
+            for set in 1..BITSETS {
+                self.bits[set * words + w] = all;
             }
         }
     }
@@ -348,35 +395,67 @@ impl Engine {
     /// propagator, and takes it out of the enabled bitset and (with masks)
     /// the subscribed one: it subscribes only when first enabled, as while
     /// its all-different runs it never is, and a build often serves a
-    /// search of a few nodes.
-    fn find_subsumed(&mut self, model: &Model) {
-        // The each-value-helds are of the linear class, and the domain
-        // all-differents of the dearest one, the last propagators; both in
-        // posting order.
-        let class_start = |class: Priority| {
-            self.props
-                .partition_point(|slot| slot.key >> 32 < class as u64)
-        };
-        let dear = class_start(Priority::Quadratic);
-        if dear == self.props.len() {
-            return;
-        }
-        let linear = class_start(Priority::Linear);
+    /// search of a few nodes. With `deferred` (masks, and some domain
+    /// all-different), the each-value-helds have not subscribed yet: those
+    /// not subsumed subscribe here. The linear class (each-value-helds
+    /// among them) starts at propagator `linear`, the dearest (domain
+    /// all-differents among them, the last propagators) at `dear`, both
+    /// in posting order; there is at least one of the dearest class.
+    fn find_subsumed(&mut self, model: &Model, linear: usize, dear: usize, deferred: bool) {
         let (cheap, dear_props) = self.props.split_at_mut(dear);
         let domains = model.domains();
         let words = self.words;
+        // The bitsets a subsumed one leaves: the enabled one, and with masks
+        // the subscribed one (with lists, the enabled one twice).
+        let sets = if words <= MASK_WORDS { [1, 3] } else { [1, 1] };
+        if deferred {
+            self.subs.write_masks(&mut self.bits, self.masks_at, words);
+        }
+        // While the subscriptions hold the buffer, the bits to clear.
+        let mut off = [0u64; MASK_WORDS];
+        // One key a propagator of the dearest class: a domain all-different
+        // in order, `first << 8 | len` (its first variable and its length,
+        // at most 8), else 0. When no other could hold the same variables
+        // (any other domain all-different is shifted or has repeats), an
+        // each-value-held in order finds its all-different by the key.
+        let mut keys = [0u64; 64];
+        let keyed = dear_props.len() <= keys.len()
+            && dear_props
+                .iter()
+                .zip(&mut keys)
+                .all(|(slot, key)| match &slot.prop {
+                    AnyPropagator::AllDifferentDomain(all) if all.in_order => {
+                        *key = (all.vars[0].index() as u64) << 8 | all.vars.len() as u64;
+                        true
+                    }
+                    AnyPropagator::AllDifferentDomain(all) => all.shifted || all.repeats,
+                    _ => true,
+                });
+        let keys = keyed.then(|| &keys[..dear_props.len()]);
         for (p, slot) in cheap.iter_mut().enumerate().skip(linear) {
             let AnyPropagator::EachValueHeld(held) = &slot.prop else {
                 continue;
             };
-            let Some(by) = subsumed_by(&held.vars, held.values, domains, dear_props) else {
-                continue;
-            };
-            slot.subsumed_by = Some((dear + by) as u32);
-            let (word, off) = (p / 64, !(1u64 << (p % 64)));
-            self.bits[words + word] &= off;
-            if words <= MASK_WORDS {
-                self.bits[3 * words + word] &= off;
+            if let Some(by) = subsumed_by(held, domains, dear_props, keys) {
+                slot.subsumed_by = Some((dear + by) as u32);
+                if deferred {
+                    off[p / 64] |= 1 << (p % 64);
+                } else {
+                    for set in sets {
+                        self.bits[set * words + p / 64] &= !(1 << (p % 64));
+                    }
+                }
+            } else if deferred {
+                self.subs.begin(p as u32);
+                held.subscribe(&mut self.subs);
+            }
+        }
+        if deferred {
+            self.subs.take_masks(&mut self.bits);
+            for (w, &off) in off[..words].iter().enumerate() {
+                for set in sets {
+                    self.bits[set * words + w] &= !off;
+                }
             }
         }
     }
@@ -735,8 +814,10 @@ impl Engine {
             let mut chunks = masks[..self.masks].chunks(3 * 64);
             for word in weak.iter_mut() {
                 let buckets = chunks.next().unwrap_or_default();
-                *word = (0..buckets.len() / 3)
-                    .fold(0, |w, x| w | u64::from(buckets[3 * x + 1] != 0) << x);
+                *word = buckets
+                    .chunks_exact(3)
+                    .enumerate()
+                    .fold(0, |w, (x, b)| w | u64::from(b[1] != 0) << x);
             }
             return;
         }
@@ -771,6 +852,19 @@ impl Engine {
             set.insert(slot.origin.index());
         }
         set
+    }
+}
+
+/// Empties `list` and makes room in it for `n` items. An engine built anew
+/// has no storage yet: it allocates the list at its size at once, which
+/// costs less than growing an empty one.
+#[inline(always)]
+fn make_room<T>(list: &mut Vec<T>, n: usize) {
+    list.clear();
+    if list.capacity() == 0 {
+        *list = Vec::with_capacity(n);
+    } else {
+        list.reserve(n);
     }
 }
 
@@ -995,9 +1089,9 @@ fn bucket(x: VarId, e: Event) -> usize {
 }
 
 /// The domain all-different among `dear` (propagators of the dearest
-/// class, in posting order) that makes the each-value-held over `vars` and
-/// `values` redundant, if any: the first in posting order, as an index
-/// into `dear`. `domains` are the model's initial domains.
+/// class, in posting order) that makes the each-value-held `held`
+/// redundant, if any: the first in posting order, as an index into `dear`.
+/// `domains` are the model's initial domains.
 ///
 /// When an all-different at domain strength, without offsets, covers the
 /// same variables as an each-value-held whose values number as many as the
@@ -1008,36 +1102,141 @@ fn bucket(x: VarId, e: Event) -> usize {
 /// has none, so the each-value-held would never prune anything: the
 /// fixpoints, and so the search trees, are the same without it.
 fn subsumed_by(
-    vars: &Arc<[VarId]>,
-    values: Domain,
+    held: &EachValueHeld,
     domains: &[Domain],
     dear: &[Slot],
+    keys: Option<&[u64]>,
 ) -> Option<usize> {
-    let initial = vars
-        .iter()
-        .fold(Domain::EMPTY, |d, &x| d | domains[x.index()]);
-    if values.size() as usize != vars.len() || initial - values != Domain::EMPTY {
-        return None;
-    }
-    // The same variables, none twice: the same list, which the
-    // all-different found free of repeats when it was built; or a
-    // duplicate-free list of as many variables, each in the group.
-    dear.iter().position(|slot| match &slot.prop {
-        AnyPropagator::AllDifferentDomain(all) => {
-            let group = &all.vars;
-            group.len() == vars.len()
-                && !all.shifted
-                && !all.repeats
-                && (Arc::ptr_eq(group, vars)
-                    || group == vars
-                    || vars.iter().all(|x| group.contains(x)) && !has_repeats(vars))
+    let vars = &held.vars;
+    // The same variables, none twice: two groups in declaration order
+    // from the same variable (found by key, when `keys` serve: see
+    // `Engine::find_subsumed`); or the same list, which the all-different
+    // found free of repeats when it was built; or a duplicate-free list of
+    // as many variables, each in the group.
+    let by = match (keys, held.first) {
+        (Some(keys), Some(first)) => {
+            let key = u64::from(first) << 8 | vars.len() as u64;
+            keys.iter().position(|&k| k == key)
         }
-        _ => false,
-    })
+        _ => dear.iter().position(|slot| match &slot.prop {
+            AnyPropagator::AllDifferentDomain(all) => {
+                let group = &all.vars;
+                group.len() == vars.len()
+                    && !all.shifted
+                    && !all.repeats
+                    && match (all.in_order, held.first) {
+                        (true, Some(first)) => group[0].index() == first as usize,
+                        _ => {
+                            Arc::ptr_eq(group, vars)
+                                || group == vars
+                                || vars.iter().all(|x| group.contains(x)) && !has_repeats(vars)
+                        }
+                    }
+            }
+            _ => false,
+        }),
+    }?;
+    // The initial values, read as one slice for a group in order.
+    let initial = match held.first {
+        Some(first) => domains[first as usize..][..vars.len()]
+            .iter()
+            .fold(Domain::EMPTY, |d, &x| d | x),
+        None => vars
+            .iter()
+            .fold(Domain::EMPTY, |d, &x| d | domains[x.index()]),
+    };
+    (held.values.size() as usize == vars.len() && initial - held.values == Domain::EMPTY)
+        .then_some(by)
+}
+
+/// Pushes the slots of propagators onto an engine's list as [`build`]
+/// hands them over.
+struct Placing<'a> {
+    props: &'a mut Vec<Slot>,
+    subs: &'a mut Subscriptions,
+    /// The constraint being built, and its class.
+    origin: ConstraintId,
+    class: u64,
+    /// The first state word of the next propagator, among the
+    /// propagators' state words.
+    next_word: u32,
+    /// Whether propagators subscribe as they are placed, ...
+    subscribe: bool,
+    /// ... but for the each-value-helds, which wait for `find_subsumed`.
+    defer: bool,
+}
+
+impl<'a> Placing<'a> {
+    /// Placing onto `props`, subscribing into `subs` as `subscribe` and
+    /// `defer` say.
+    fn new(
+        props: &'a mut Vec<Slot>,
+        subs: &'a mut Subscriptions,
+        subscribe: bool,
+        defer: bool,
+    ) -> Placing<'a> {
+        Placing {
+            props,
+            subs,
+            origin: ConstraintId::from_index(0),
+            class: 0,
+            next_word: 0,
+            subscribe,
+            defer,
+        }
+    }
+
+    /// Whether a propagator placed now subscribes now; `held` when it is an
+    /// each-value-held.
+    #[inline(always)]
+    fn subscribes(&self, held: bool) -> bool {
+        self.subscribe && !(self.defer && held)
+    }
+
+    /// Pushes the slot of `prop`, which keeps `state_words` state words.
+    #[inline(always)]
+    fn push(&mut self, prop: AnyPropagator, state_words: u32) {
+        let (origin, next_word) = (self.origin, self.next_word);
+        let key = self.class << 32 | origin.index() as u64;
+        let run = prop.runner();
+        self.props.push(Slot {
+            run,
+            prop,
+            origin,
+            key,
+            words: (next_word, next_word + state_words),
+            subsumed_by: None,
+        });
+        self.next_word = next_word + state_words;
+    }
+}
+
+impl Sink for Placing<'_> {
+    /// Inlined into [`build`]'s arm for the kind: the kind known, the
+    /// runner, state words and subscriptions need no dispatch.
+    #[inline(always)]
+    fn take<P: Propagator + Into<AnyPropagator> + 'static>(&mut self, prop: P) {
+        if self.subscribes(TypeId::of::<P>() == TypeId::of::<EachValueHeld>()) {
+            self.subs.begin(self.props.len() as u32);
+            prop.subscribe(self.subs);
+        }
+        let state_words = prop.state_words() as u32;
+        self.push(prop.into(), state_words);
+    }
+
+    fn take_custom(&mut self, prop: Arc<dyn Propagator + Send + Sync>) {
+        if self.subscribes(false) {
+            self.subs.begin(self.props.len() as u32);
+            prop.subscribe(self.subs);
+        }
+        let state_words = prop.state_words() as u32;
+        self.push(AnyPropagator::Custom(prop), state_words);
+    }
 }
 
 /// The priority class of `constraint`'s propagator, without building it;
 /// `None` when it has none (as [`build`] says).
+#[inline(always)]
 fn class(constraint: &Constraint) -> Option<Priority> {
     use Priority::{Binary, Linear, Quadratic, Unary};
     // On one variable twice, a binary constraint becomes nothing (it always
@@ -1095,45 +1294,64 @@ impl<O: Observer> PruneSink for Forward<'_, O> {
     }
 }
 
-/// The propagator for one constraint; `None` when it always holds.
-// Inlined: the propagator is then written straight into its slot.
-#[inline(always)]
-fn build(constraint: &Constraint) -> Option<AnyPropagator> {
-    let unary = |x: VarId, set: Domain| Some(AnyPropagator::InSet(InSet { x, set }));
+/// Where [`build`] hands the propagator it builds.
+trait Sink {
+    /// Takes `prop`, of a built-in kind, which the type says.
+    fn take<P: Propagator + Into<AnyPropagator> + 'static>(&mut self, prop: P);
+
+    /// Takes `prop`, a user propagator.
+    fn take_custom(&mut self, prop: Arc<dyn Propagator + Send + Sync>);
+}
+
+/// Builds the propagator for one constraint and hands it to `sink`; false,
+/// and nothing handed, when the constraint always holds. Out of line, with
+/// the sink's code for each kind inlined into the kind's arm (measured:
+/// the other way round, one function a kind the build calls, passes each
+/// propagator through memory and cost an Oz zebra build 160 instructions
+/// more).
+#[inline(never)]
+fn build(constraint: &Constraint, sink: &mut impl Sink) -> bool {
+    let unary = |x: VarId, set: Domain| InSet { x, set };
     // For a binary constraint on one variable twice: whether it holds.
     let never = |x: VarId| unary(x, Domain::EMPTY);
     match *constraint {
-        Constraint::EqualValue { x, v } => unary(x, Domain::singleton(v as u8)),
-        Constraint::NotEqualValue { x, v } => unary(x, !Domain::singleton(v as u8)),
-        Constraint::InSet { x, set } => unary(x, set),
-        Constraint::Equal { x, y } if x == y => None,
-        Constraint::Equal { x, y } => Some(AnyPropagator::Equal(Equal { x, y })),
-        Constraint::NotEqual { x, y } if x == y => never(x),
-        Constraint::NotEqual { x, y } => {
-            Some(AnyPropagator::NotDistance(NotDistance { x, y, c: 0 }))
+        Constraint::EqualValue { x, v } => sink.take(unary(x, Domain::singleton(v as u8))),
+        Constraint::NotEqualValue { x, v } => sink.take(unary(x, !Domain::singleton(v as u8))),
+        Constraint::InSet { x, set } => sink.take(unary(x, set)),
+        Constraint::Equal { x, y } if x == y => return false,
+        Constraint::Equal { x, y } => sink.take(Equal { x, y }),
+        Constraint::NotEqual { x, y } if x == y => sink.take(never(x)),
+        Constraint::NotEqual { x, y } => sink.take(NotDistance { x, y, c: 0 }),
+        Constraint::Offset { x, y, c } | Constraint::Distance { x, y, c } if x == y => {
+            if c == 0 {
+                return false;
+            }
+            sink.take(never(x));
         }
-        Constraint::Offset { x, y, c } if x == y => (c != 0).then(|| never(x)).flatten(),
-        Constraint::Offset { x, y, c } => Some(AnyPropagator::Offset(Offset { x, y, c })),
-        Constraint::Distance { x, y, c } if x == y => (c != 0).then(|| never(x)).flatten(),
-        Constraint::Distance { x, y, c } => {
-            Some(AnyPropagator::Distance(Distance { x, y, c: c as u32 }))
+        Constraint::Offset { x, y, c } => sink.take(Offset { x, y, c }),
+        Constraint::Distance { x, y, c } => sink.take(Distance { x, y, c: c as u32 }),
+        Constraint::NotDistance { x, y, c } if x == y => {
+            if c != 0 {
+                return false;
+            }
+            sink.take(never(x));
         }
-        Constraint::NotDistance { x, y, c } if x == y => (c == 0).then(|| never(x)).flatten(),
-        Constraint::NotDistance { x, y, c } => Some(AnyPropagator::NotDistance(NotDistance {
-            x,
-            y,
-            c: c as u32,
-        })),
+        Constraint::NotDistance { x, y, c } => sink.take(NotDistance { x, y, c: c as u32 }),
         // x < x + c holds iff c > 0.
-        Constraint::Less { x, y, c } if x == y => (c <= 0).then(|| never(x)).flatten(),
-        Constraint::Less { x, y, c } => Some(AnyPropagator::Less(Less { x, y, c })),
+        Constraint::Less { x, y, c } if x == y => {
+            if c > 0 {
+                return false;
+            }
+            sink.take(never(x));
+        }
+        Constraint::Less { x, y, c } => sink.take(Less { x, y, c }),
         Constraint::AllDifferent {
             ref vars,
             ref offsets,
             strength,
         } => {
             if vars.len() < 2 {
-                return None;
+                return false;
             }
             let vars = Arc::clone(vars);
             // No offsets, or all zero: an empty list (which allocates nothing).
@@ -1143,35 +1361,20 @@ fn build(constraint: &Constraint) -> Option<AnyPropagator> {
             } else {
                 Box::default()
             };
-            Some(match strength {
-                Strength::Value => {
-                    AnyPropagator::AllDifferentValue(AllDifferentValue::new(vars, offsets))
-                }
-                Strength::Domain => {
-                    let repeats = has_repeats(&vars);
-                    // Read as one block: eight variables or fewer, in order.
-                    let in_order = !shifted && vars.len() <= 8 && in_order_from(&vars).is_some();
-                    AnyPropagator::AllDifferentDomain(AllDifferentDomain {
-                        vars,
-                        offsets,
-                        repeats,
-                        shifted,
-                        in_order,
-                    })
-                }
-            })
+            match strength {
+                Strength::Value => sink.take(AllDifferentValue::new(vars, offsets)),
+                Strength::Domain => sink.take(AllDifferentDomain::new(vars, offsets)),
+            }
         }
         Constraint::EachValueHeld { ref vars, values } => {
             if values.is_empty() {
-                return None;
+                return false;
             }
-            Some(AnyPropagator::EachValueHeld(EachValueHeld::new(
-                Arc::clone(vars),
-                values,
-            )))
+            sink.take(EachValueHeld::new(Arc::clone(vars), values));
         }
-        Constraint::Custom(ref p) => Some(AnyPropagator::Custom(p.clone())),
+        Constraint::Custom(ref p) => sink.take_custom(Arc::clone(p)),
     }
+    true
 }
 
 #[cfg(test)]
@@ -1505,9 +1708,22 @@ mod tests {
         for p in [Priority::Unary, Priority::Quadratic] {
             constraints.push(Constraint::Custom(Arc::new(Custom(p))));
         }
+        /// Keeps the priority of the propagator built.
+        struct Built(Option<Priority>);
+        impl Sink for Built {
+            fn take<P: Propagator + Into<AnyPropagator>>(&mut self, prop: P) {
+                self.0 = Some(prop.priority());
+            }
+            fn take_custom(&mut self, prop: Arc<dyn Propagator + Send + Sync>) {
+                self.0 = Some(prop.priority());
+            }
+        }
         let (mut with, mut without) = (0, 0);
         for c in &constraints {
-            let built = build(c).map(|p| p.priority());
+            let mut built = Built(None);
+            let some = build(c, &mut built);
+            let built = built.0;
+            assert_eq!(some, built.is_some(), "{c:?}");
             assert_eq!(class(c), built, "{c:?}");
             with += usize::from(built.is_some());
             without += usize::from(built.is_none());
@@ -1567,13 +1783,15 @@ mod tests {
         // Each case: the all-different's variables, the each-value-held's
         // (a shared list when equal), and whether the second is subsumed.
         // A repeat on either side, or other variables, keeps it running.
-        let cases: [(&[usize], &[usize], bool); 6] = [
+        let cases: [(&[usize], &[usize], bool); 8] = [
             (&[0, 1, 2], &[0, 1, 2], true),
             (&[0, 1, 2], &[2, 0, 1], true),
             (&[0, 0, 1], &[0, 0, 1], false),
             (&[0, 1, 2], &[0, 0, 1], false),
             (&[0, 1, 2], &[0, 1, 3], false),
             (&[3, 0, 1], &[0, 1, 2], false),
+            (&[1, 2, 3], &[0, 1, 2], false),
+            (&[0, 1, 2], &[1, 2, 3], false),
         ];
         for (distinct, held, subsumed) in cases {
             let mut m = Model::new();
@@ -1594,6 +1812,124 @@ mod tests {
                 "{distinct:?} {held:?}"
             );
         }
+        // More domain all-differents than the keys hold: found pairwise.
+        let mut m = Model::new();
+        let xs: Vec<VarId> = (0..80)
+            .map(|i| m.int_var(&format!("x{i}"), 1, 3).expect("valid"))
+            .collect();
+        for w in xs.windows(3) {
+            m.all_different(w, Strength::Domain).expect("valid");
+        }
+        let c = m
+            .each_value_held(&xs[70..73], Domain::range(1, 3))
+            .expect("valid");
+        let engine = Engine::new(&m);
+        let p = engine.prop_of(c).expect("posted");
+        assert_eq!(engine.props[p].subsumed_by, Some(71));
+    }
+
+    #[test]
+    fn both_placements_write_the_masks_the_propagators_subscriptions_say() {
+        // Random models of groups (domain all-differents, each-value-helds
+        // on the same variables, in order or not, or on others; value
+        // all-differents) and binary constraints; built as they are, the
+        // propagators subscribe as they are placed, and padded with 300
+        // constraints that always hold, after a sort. Both must give the
+        // masks that the subscribed propagators' own subscriptions give,
+        // and the same bitsets, slots and state.
+        use crate::check::SplitMix64;
+        let mut rng = SplitMix64::new(7);
+        let mut subsumed = 0;
+        for round in 0..40 {
+            let seed = rng.below(1 << 30) as u64;
+            let model = |padded: bool| {
+                let mut rng = SplitMix64::new(seed);
+                let mut m = Model::new();
+                let xs: Vec<VarId> = (0..30)
+                    .map(|i| m.int_var(&format!("x{i}"), 1, 4).expect("valid"))
+                    .collect();
+                for _ in 0..1 + rng.below(6) {
+                    let first = rng.below(26);
+                    let mut group = xs[first..first + 4].to_vec();
+                    if rng.below(2) == 0 {
+                        group.swap(0, 3);
+                    }
+                    match rng.below(4) {
+                        0 => m.all_different(&group, Strength::Value),
+                        _ => m.all_different(&group, Strength::Domain),
+                    }
+                    .expect("valid");
+                    if rng.below(3) != 0 {
+                        group.swap(1, rng.below(4));
+                        if rng.below(4) == 0 {
+                            group[2] = xs[rng.below(30)];
+                        }
+                        m.each_value_held(&group, Domain::range(1, 4))
+                            .expect("valid");
+                    }
+                }
+                for _ in 0..rng.below(40) {
+                    let (x, y) = (xs[rng.below(30)], xs[rng.below(30)]);
+                    match rng.below(3) {
+                        0 => m.equal(x, y),
+                        1 => m.less(x, y),
+                        _ => m.distance(x, y, 1),
+                    }
+                    .expect("valid");
+                }
+                if padded {
+                    for _ in 0..300 {
+                        m.equal(xs[0], xs[0]).expect("valid");
+                    }
+                }
+                m
+            };
+            let (plain, padded) = (Engine::new(&model(false)), Engine::new(&model(true)));
+            let words = plain.words;
+            let mut expected = vec![0u64; plain.masks];
+            let mut subs = Subscriptions::collecting();
+            subs.write_masks(&mut expected, 0, words);
+            for (p, slot) in plain.props.iter().enumerate() {
+                if plain.bits[3 * words + p / 64] >> (p % 64) & 1 == 1 {
+                    subs.begin(p as u32);
+                    slot.prop.subscribe(&mut subs);
+                }
+            }
+            subs.take_masks(&mut expected);
+            assert_eq!(
+                &plain.bits[plain.masks_start()..][..plain.masks],
+                &expected[..],
+                "round {round}"
+            );
+            assert_eq!(plain.bits, padded.bits, "round {round}");
+            assert_eq!(plain.state, padded.state, "round {round}");
+            let slots = |e: &Engine| -> Vec<_> {
+                e.props
+                    .iter()
+                    .map(|slot| (slot.key, slot.words, slot.subsumed_by))
+                    .collect()
+            };
+            assert_eq!(slots(&plain), slots(&padded), "round {round}");
+            // The all-different found by key is the one the pairwise
+            // comparison finds.
+            let m = model(false);
+            let dear = plain
+                .props
+                .partition_point(|slot| slot.key >> 32 < Priority::Quadratic as u64);
+            for slot in &plain.props {
+                if let AnyPropagator::EachValueHeld(held) = &slot.prop {
+                    let by = subsumed_by(held, m.domains(), &plain.props[dear..], None);
+                    let by = by.map(|by| (dear + by) as u32);
+                    assert_eq!(slot.subsumed_by, by, "round {round}");
+                }
+            }
+            subsumed += plain
+                .props
+                .iter()
+                .filter(|s| s.subsumed_by.is_some())
+                .count();
+        }
+        assert!(subsumed > 10, "subsumed each-value-helds are covered");
     }
 
     #[test]

@@ -34,6 +34,7 @@ impl Propagator for Distance {
         "distance"
     }
 
+    #[inline]
     fn subscribe(&self, subs: &mut Subscriptions) {
         subs.on(self.x, Event::Changed);
         subs.on(self.y, Event::Changed);

@@ -37,7 +37,7 @@ pub(crate) struct EachValueHeld {
     /// `Some(first)` when the variables are `first, first + 1, ...` in
     /// order (see [`in_order_from`]): their domains are then read as one
     /// slice.
-    first: Option<u32>,
+    pub(crate) first: Option<u32>,
 }
 
 /// The values some domain of `doms` holds, those two hold, and those of
@@ -130,6 +130,7 @@ impl Propagator for EachValueHeld {
         "each-value-held"
     }
 
+    #[inline(always)]
     fn subscribe(&self, subs: &mut Subscriptions) {
         subs.on_each(&self.vars, Event::Changed);
     }

@@ -30,6 +30,7 @@ impl Propagator for Equal {
         "equal"
     }
 
+    #[inline]
     fn subscribe(&self, subs: &mut Subscriptions) {
         subs.on(self.x, Event::Changed);
         subs.on(self.y, Event::Changed);

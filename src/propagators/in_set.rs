@@ -32,6 +32,7 @@ impl Propagator for InSet {
         "in-set"
     }
 
+    #[inline]
     fn subscribe(&self, _subs: &mut Subscriptions) {}
 
     fn priority(&self) -> Priority {

@@ -35,6 +35,7 @@ impl Propagator for Less {
         "less"
     }
 
+    #[inline]
     fn subscribe(&self, subs: &mut Subscriptions) {
         subs.on(self.x, Event::Bounds);
         subs.on(self.y, Event::Bounds);

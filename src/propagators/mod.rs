@@ -158,6 +158,10 @@ pub struct Subscriptions {
     /// far; `owner` is the one subscribing now. Unused while `words` is set.
     list: Vec<(VarId, Event, u32)>,
     owner: u32,
+    /// `owner`'s bit in its mask word, and that word's place in a bucket
+    /// (worked out once a propagator, not once a subscription).
+    bit: u64,
+    word: usize,
     /// When not zero, subscriptions go straight into subscriber masks of
     /// this many words a bucket (see [`Wakeups::masks`]), not the list.
     words: usize,
@@ -176,27 +180,26 @@ impl Subscriptions {
     /// Wakes the propagator when `x` has `event` (or a stronger one).
     #[inline]
     pub fn on(&mut self, x: VarId, event: Event) {
-        if self.words == 0 {
-            self.list.push((x, event, self.owner));
-            return;
-        }
         // A subscription to an event is woken by it and by every stronger
         // one (Changed by all three, Fixed by Fixed alone). A variable the
         // model lacks has no buckets (posting checked the variables, so
         // only a propagator that subscribes differently the second time
         // gets here): it can never change, so nothing is lost.
-        let (word, bit) = (self.owner as usize / 64, 1u64 << (self.owner % 64));
-        let buckets = 3 * x.index() + event as usize..3 * x.index() + 3;
+        let (word, bit) = (self.word, self.bit);
         if self.words == 1 {
             // One word a bucket (the common case): the buckets are adjacent.
             let (changed, bounds) = woken_by(event, bit);
-            let at = self.base + buckets.end - 3;
+            let at = self.base + 3 * x.index();
             if let Some([c, b, f]) = self.masks.get_mut(at..at + 3) {
                 (*c, *b, *f) = (*c | changed, *b | bounds, *f | bit);
             }
             return;
         }
-        for b in buckets {
+        if self.words == 0 {
+            self.list.push((x, event, self.owner));
+            return;
+        }
+        for b in 3 * x.index() + event as usize..3 * x.index() + 3 {
             if let Some(m) = self.masks.get_mut(self.base + b * self.words + word) {
                 *m |= bit;
             }
@@ -206,7 +209,7 @@ impl Subscriptions {
     /// [`Subscriptions::on`] for each of `vars` in turn, in one call (a
     /// group constraint's subscriptions, which an engine build makes for
     /// every group).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn on_each(&mut self, vars: &[VarId], event: Event) {
         if self.words != 1 {
             for &x in vars {
@@ -216,7 +219,7 @@ impl Subscriptions {
         }
         // One word a bucket: as in `on`, the buckets of `x` the event wakes
         // are adjacent, and a variable the model lacks has none.
-        let bit = 1u64 << (self.owner % 64);
+        let bit = self.bit;
         let (changed, bounds) = woken_by(event, bit);
         let masks = self.masks.get_mut(self.base..).unwrap_or_default();
         for &x in vars {
@@ -264,6 +267,7 @@ impl Subscriptions {
     /// Subscriptions from now on belong to propagator `p`.
     pub(crate) fn begin(&mut self, p: u32) {
         self.owner = p;
+        (self.word, self.bit) = (p as usize / 64, 1 << (p % 64));
     }
 
     /// Every subscription so far: variable, event, propagator.
@@ -447,8 +451,10 @@ pub(crate) fn fixed_words(vars: usize) -> usize {
 /// value, in [`fixed_words`] words.
 pub(crate) fn fixed_bits(doms: &[u64], into: &mut [u64]) {
     into.fill(0);
-    for (i, &d) in doms.iter().enumerate() {
-        into[i / 64] |= u64::from(Domain::from_bits(d).is_fixed()) << (i % 64);
+    for (word, doms) in into.iter_mut().zip(doms.chunks(64)) {
+        *word = doms.iter().enumerate().fold(0, |w, (i, &d)| {
+            w | u64::from(Domain::from_bits(d).is_fixed()) << i
+        });
     }
 }
 
@@ -1000,6 +1006,31 @@ pub(crate) enum AnyPropagator {
     Custom(Arc<dyn Propagator + Send + Sync>),
 }
 
+/// Each built-in kind goes into its variant: a build hands over a
+/// propagator of a known kind, so that what it reads off the kind (its
+/// runner) is settled without a match.
+macro_rules! into_any {
+    ($($kind:ident),*) => {
+        $(impl From<$kind> for AnyPropagator {
+            #[inline(always)]
+            fn from(p: $kind) -> AnyPropagator {
+                AnyPropagator::$kind(p)
+            }
+        })*
+    };
+}
+into_any!(
+    InSet,
+    Equal,
+    Offset,
+    Distance,
+    NotDistance,
+    Less,
+    AllDifferentValue,
+    AllDifferentDomain,
+    EachValueHeld
+);
+
 /// [`Propagator::propagate`], in a function of its own: a runner whose
 /// common path is free of calls ([`Narrow`]) takes the other path through
 /// here, so that its own code saves no registers for it.
@@ -1036,14 +1067,14 @@ impl AnyPropagator {
 
     /// [`Propagator::state_words`], without a virtual call for the
     /// built-ins.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn state_words(&self) -> usize {
         dispatch!(self, p => p.state_words())
     }
 
     /// [`Propagator::subscribe`], without a virtual call for the built-ins
     /// (an engine build makes one a propagator).
-    #[inline]
+    #[inline(always)]
     pub(crate) fn subscribe(&self, subs: &mut Subscriptions) {
         dispatch!(self, p => p.subscribe(subs))
     }
@@ -1051,6 +1082,7 @@ impl AnyPropagator {
     /// The function that runs this propagator: the engine keeps it next to
     /// the propagator and calls it directly, instead of matching on the
     /// kind at every run.
+    #[inline(always)]
     pub(crate) fn runner(&self) -> Runner {
         macro_rules! run_as {
             ($kind:ident) => {

@@ -65,6 +65,7 @@ impl Propagator for NotDistance {
         }
     }
 
+    #[inline]
     fn subscribe(&self, subs: &mut Subscriptions) {
         let event = if self.c == 0 {
             Event::Fixed

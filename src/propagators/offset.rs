@@ -36,6 +36,7 @@ impl Propagator for Offset {
         "offset"
     }
 
+    #[inline]
     fn subscribe(&self, subs: &mut Subscriptions) {
         subs.on(self.x, Event::Changed);
         subs.on(self.y, Event::Changed);

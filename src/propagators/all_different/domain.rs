@@ -17,6 +17,7 @@ use crate::domain::Domain;
 use crate::model::VarId;
 use crate::propagators::{
     Conflict, Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions,
+    has_repeats, in_order_from,
 };
 
 /// Domain-strength all-different (Hall sets, Régin's matching).
@@ -36,6 +37,22 @@ pub(crate) struct AllDifferentDomain {
 }
 
 impl AllDifferentDomain {
+    /// The propagator for `vars` with `offsets` (empty when all are zero).
+    #[inline(always)]
+    pub(crate) fn new(vars: Arc<[VarId]>, offsets: Box<[i32]>) -> AllDifferentDomain {
+        let shifted = !offsets.is_empty();
+        // Read as one block: eight variables or fewer, in order (so none
+        // twice).
+        let in_order = !shifted && vars.len() <= 8 && in_order_from(&vars).is_some();
+        AllDifferentDomain {
+            repeats: !in_order && has_repeats(&vars),
+            vars,
+            offsets,
+            shifted,
+            in_order,
+        }
+    }
+
     #[inline(always)]
     fn offset(&self, i: usize) -> i32 {
         self.offsets[i]
@@ -208,6 +225,7 @@ impl Propagator for AllDifferentDomain {
         "all-different"
     }
 
+    #[inline(always)]
     fn subscribe(&self, subs: &mut Subscriptions) {
         subs.on_each(&self.vars, Event::Changed);
     }

@@ -503,6 +503,7 @@ impl Propagator for AllDifferentValue {
         "all-different"
     }
 
+    #[inline(always)]
     fn subscribe(&self, subs: &mut Subscriptions) {
         subs.on_each(&self.vars, Event::Fixed);
     }
