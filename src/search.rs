@@ -458,7 +458,11 @@ impl Solver {
             if limit.is_some_and(|n| self.stats.solutions >= n) {
                 break SearchStatus::SolutionLimit;
             }
-            match self.step(observer) {
+            // Once no more solutions are kept and none ends the search (a
+            // count), a step goes on past them: ending a step costs more
+            // than a node of a small search.
+            let through = limit.is_none() && solutions.len() as u64 >= keep;
+            match self.step(observer, through) {
                 Ok(()) => {
                     if (solutions.len() as u64) < keep {
                         solutions.push(self.current_solution());
@@ -557,7 +561,8 @@ impl Solver {
     }
 
     /// Runs the search until the next solution (`Ok`, the engine holds it)
-    /// or the end (`Err` with the reason).
+    /// or the end (`Err` with the reason); with `through`, on past every
+    /// solution (counted and reported as ever) to the end.
     ///
     /// The state of the node being opened is the slab's level
     /// `frames.len()` (the decision to apply is yet to be applied to it),
@@ -565,7 +570,7 @@ impl Solver {
     /// its state one level up for its left branch and leaves its own to its
     /// right branch, which so needs no copy. Every step leaves the last
     /// node's state in the engine too.
-    fn step<O: Observer>(&mut self, observer: &mut O) -> Result<(), SearchStatus> {
+    fn step<O: Observer>(&mut self, observer: &mut O, through: bool) -> Result<(), SearchStatus> {
         // Where the search is, kept in locals while it runs (in `self.next`
         // only between steps), so that going from node to node is a jump.
         let next = self.next;
@@ -643,6 +648,10 @@ impl Solver {
                     observer.node(&node(NodeKind::Solution {
                         index: opener.stats.solutions,
                     }));
+                    if through {
+                        backtrack = true;
+                        continue;
+                    }
                     break Ok(());
                 }
                 Opened::Choice(branch) => branch,
@@ -930,7 +939,7 @@ impl Iterator for Solutions<'_> {
     type Item = Solution;
 
     fn next(&mut self) -> Option<Solution> {
-        match self.solver.step(&mut ()) {
+        match self.solver.step(&mut (), false) {
             Ok(()) => Some(self.solver.current_solution()),
             Err(_) => None,
         }
@@ -978,6 +987,34 @@ mod tests {
         assert_eq!(kept.status, SearchStatus::Complete);
         assert_eq!(kept.solutions, all.solutions[..1].to_vec());
         assert_eq!(kept.stats, all.stats);
+    }
+
+    #[test]
+    fn a_search_that_goes_through_solutions_visits_what_one_that_stops_at_each_does() {
+        // A count (which goes through every solution in one step) and a
+        // count keeping some (which stops at those it keeps, then goes
+        // through) against keeping every solution: the same nodes, in the
+        // same order, and the same statistics, for every solution count.
+        let mut m = Model::new();
+        let vars: Vec<VarId> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|n| m.int_var(n, 1, 4).expect("fresh"))
+            .collect();
+        m.all_different(&vars, Strength::Value).expect("valid");
+        m.distance(vars[0], vars[1], 1).expect("valid");
+        let options = SearchOptions::default();
+        let (all_tree, all) = crate::Tree::record(&m, &options, Mode::All);
+        assert!(all.stats.solutions > 2, "several solutions");
+        for mode in [Mode::Count, Mode::CountKeeping(1), Mode::CountKeeping(2)] {
+            let (tree, outcome) = crate::Tree::record(&m, &options, mode);
+            assert_eq!(tree.nodes(), all_tree.nodes(), "{mode:?}");
+            assert_eq!(outcome.stats, all.stats, "{mode:?}");
+            assert_eq!(outcome.status, SearchStatus::Complete);
+        }
+        let mut solver = Solver::new(&m);
+        let stepped: Vec<Solution> = solver.solutions(&options).collect();
+        assert_eq!(stepped, all.solutions);
+        assert_eq!(solver.stats(), all.stats);
     }
 
     #[test]

@@ -310,12 +310,11 @@ impl Solver {
                 decision: Some(subtree.decision),
                 depth: subtree.depth,
             };
-            // Each solution ends a step; the subtree ends when its last
-            // frame is popped.
-            let status = loop {
-                if let Err(status) = self.step(&mut ()) {
-                    break status;
-                }
+            // One step goes through every solution (a count keeps none);
+            // the subtree ends when its last frame is popped.
+            let status = match self.step(&mut (), true) {
+                Err(status) => status,
+                Ok(()) => unreachable!("a step that goes through solutions ends at the end"),
             };
             total.absorb(self.stats);
             if status != SearchStatus::Complete {
