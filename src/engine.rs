@@ -33,6 +33,7 @@
 //! (`x != x`), so the conflict is still reported against it.
 
 use std::any::TypeId;
+use std::cell::Cell;
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
@@ -557,7 +558,13 @@ impl Engine {
                 weak,
             };
             let fixed = &mut self.state[self.vars..][..self.fixed_words];
-            wakeups.wake(queue, fixed, i, old, new);
+            wakeups.wake(
+                Cell::from_mut(queue).as_slice_of_cells(),
+                fixed,
+                i,
+                old,
+                new,
+            );
         }
         true
     }
@@ -947,7 +954,8 @@ impl Running<'_> {
         if new != old {
             doms[i] = new;
             let fixed = &mut rest[..self.fixed_words];
-            self.wakeups.wake(self.queue, fixed, i, old, new);
+            let queue = Cell::from_mut(&mut *self.queue).as_slice_of_cells();
+            self.wakeups.wake(queue, fixed, i, old, new);
         }
         true
     }
@@ -997,39 +1005,40 @@ impl Running<'_> {
             let mut runs = 0;
             let result = if self.one_word {
                 // One queue word (at most 64 propagators, the common case):
-                // popping is clearing its lowest bit. The word is reached
-                // through the context once a run, after it: to settle the
-                // run's status and pop the next in one bounds check.
-                let pop = |queue: &mut u64| {
-                    let queued = *queue;
-                    *queue = queued & queued.wrapping_sub(1);
-                    (queued != 0).then(|| queued.trailing_zeros() as usize)
+                // popping is clearing its lowest bit. The loop holds the word
+                // next to the context (a shared cell), so reading it after a
+                // run costs no bounds check. An empty word pops 64, past
+                // every propagator: the one test for a slot ends the loop.
+                let queue = &ctx.queue()[0];
+                let pop = || {
+                    let queued = queue.get();
+                    queue.set(queued & queued.wrapping_sub(1));
+                    queued.trailing_zeros() as usize
                 };
-                let mut next = pop(&mut ctx.queue()[0]);
+                let mut p = pop();
                 loop {
-                    let Some(p) = next else {
+                    let Some(slot) = self.props.get(p) else {
+                        debug_assert_eq!(p, 64, "only propagators are queued");
                         break Ok(());
                     };
                     runs += 1;
-                    let slot = &self.props[p];
                     ctx.run_as(slot.words);
-                    let status = (slot.run)(&slot.prop, &mut ctx);
-                    let queue = &mut ctx.queue()[0];
-                    match status {
+                    match (slot.run)(&slot.prop, &mut ctx) {
                         // Fixpoint: whatever queued p since it was popped was p itself.
-                        Ok(Status::Fixpoint) => *queue &= !(1u64 << p),
+                        Ok(Status::Fixpoint) => queue.set(queue.get() & !(1u64 << p)),
                         Ok(Status::Changed) => {}
                         Err(_) => {
-                            *queue = 0;
+                            queue.set(0);
                             observer.conflict(slot.origin);
                             break Err(slot.origin);
                         }
                     }
-                    next = pop(queue);
+                    p = pop();
                 }
             } else {
+                let queue = ctx.queue();
                 loop {
-                    let Some((word, bit)) = pop(ctx.queue(), enabled) else {
+                    let Some((word, bit)) = pop(queue, enabled) else {
                         break Ok(());
                     };
                     runs += 1;
@@ -1037,10 +1046,12 @@ impl Running<'_> {
                     ctx.run_as(slot.words);
                     match (slot.run)(&slot.prop, &mut ctx) {
                         // Fixpoint: whatever queued p since it was popped was p itself.
-                        Ok(Status::Fixpoint) => ctx.queue()[word] &= !(1u64 << bit),
+                        Ok(Status::Fixpoint) => {
+                            queue[word].set(queue[word].get() & !(1u64 << bit));
+                        }
                         Ok(Status::Changed) => {}
                         Err(_) => {
-                            ctx.queue().fill(0);
+                            queue.iter().for_each(|q| q.set(0));
                             observer.conflict(slot.origin);
                             break Err(slot.origin);
                         }
@@ -1051,7 +1062,8 @@ impl Running<'_> {
             return result;
         }
         loop {
-            let Some((word, bit)) = pop(queue, enabled) else {
+            let Some((word, bit)) = pop(Cell::from_mut(&mut *queue).as_slice_of_cells(), enabled)
+            else {
                 return Ok(());
             };
             *self.propagations += 1;
@@ -1270,12 +1282,12 @@ fn class(constraint: &Constraint) -> Option<Priority> {
 /// Pops the lowest queued propagator, as `(word, bit)`; given the enabled
 /// set, drops the disabled ones it meets (they may have been woken).
 #[inline(always)]
-fn pop(queue: &mut [u64], enabled: Option<&[u64]>) -> Option<(usize, usize)> {
+fn pop(queue: &[Cell<u64>], enabled: Option<&[u64]>) -> Option<(usize, usize)> {
     loop {
-        let word = queue.iter().position(|&w| w != 0)?;
-        let bits = queue[word];
+        let word = queue.iter().position(|w| w.get() != 0)?;
+        let bits = queue[word].get();
         let bit = bits.trailing_zeros() as usize;
-        queue[word] = bits & (bits - 1);
+        queue[word].set(bits & (bits - 1));
         if enabled.is_none_or(|on| on[word] >> bit & 1 == 1) {
             return Some((word, bit));
         }

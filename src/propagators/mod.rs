@@ -78,6 +78,7 @@
 //! # Ok::<(), bitfd::ModelError>(())
 //! ```
 
+use std::cell::Cell;
 use std::fmt;
 use std::sync::Arc;
 
@@ -377,7 +378,14 @@ impl Wakeups<'_> {
     /// (`new` a non-empty strict subset of `old`), and sets bit `i` of the
     /// fixed-variable bitset `fixed` if `new` has one value.
     #[inline(always)]
-    pub(crate) fn wake(&self, queue: &mut [u64], fixed: &mut [u64], i: usize, old: u64, new: u64) {
+    pub(crate) fn wake(
+        &self,
+        queue: &[Cell<u64>],
+        fixed: &mut [u64],
+        i: usize,
+        old: u64,
+        new: u64,
+    ) {
         // The bounds are looked at only when not fixed.
         let event = mark_event(fixed, i, new, || bounds_moved(old, new));
         self.queue_event(queue, i, event);
@@ -386,9 +394,9 @@ impl Wakeups<'_> {
     /// Queues the subscribers of variable `i` to event `event` (0 a value
     /// removed, 1 a bound moved, 2 fixed).
     #[inline(always)]
-    fn queue_event(&self, queue: &mut [u64], i: usize, event: usize) {
+    fn queue_event(&self, queue: &[Cell<u64>], i: usize, event: usize) {
         if let [word] = queue {
-            *word |= self.masks[3 * i + event];
+            word.set(word.get() | self.masks[3 * i + event]);
         } else {
             self.queue_event_words(queue, i, event);
         }
@@ -399,18 +407,19 @@ impl Wakeups<'_> {
     /// small.
     #[cold]
     #[inline(never)]
-    fn queue_event_words(&self, queue: &mut [u64], i: usize, event: usize) {
+    fn queue_event_words(&self, queue: &[Cell<u64>], i: usize, event: usize) {
         let words = queue.len();
         if words <= MASK_WORDS {
             let mask = &self.masks[(3 * i + event) * words..][..words];
-            for (q, m) in queue.iter_mut().zip(mask) {
-                *q |= m;
+            for (q, m) in queue.iter().zip(mask) {
+                q.set(q.get() | m);
             }
             return;
         }
         let b = &self.bounds[3 * i..3 * i + 4];
         for &p in &self.list[b[0] as usize..b[event + 1] as usize] {
-            queue[(p >> 6) as usize] |= 1u64 << (p & 63);
+            let q = &queue[(p >> 6) as usize];
+            q.set(q.get() | 1u64 << (p & 63));
         }
     }
 }
@@ -522,8 +531,10 @@ pub struct Ctx<'a> {
     state: &'a mut [u64],
     /// Where the running propagator's state words are in `state`.
     run: (u32, u32),
-    /// The queue: one bit a propagator id.
-    queue: &'a mut [u64],
+    /// The queue: one bit a propagator id. Shared cells, so that the
+    /// engine's fixpoint loop keeps its own view of the queue word next to
+    /// the context's and reads it after each run without a bounds check.
+    queue: &'a [Cell<u64>],
     wakeups: Wakeups<'a>,
     sink: Option<&'a mut dyn PruneSink>,
 }
@@ -551,7 +562,7 @@ impl<'a> Ctx<'a> {
             fixed,
             state,
             run,
-            queue,
+            queue: Cell::from_mut(queue).as_slice_of_cells(),
             wakeups,
             sink,
         }
@@ -565,9 +576,10 @@ impl<'a> Ctx<'a> {
         self.run = words;
     }
 
-    /// The queue, for the engine's fixpoint loop.
+    /// The queue, for the engine's fixpoint loop: as long-lived as the
+    /// context's borrow of it, so the loop may hold it across runs.
     #[inline(always)]
-    pub(crate) fn queue(&mut self) -> &mut [u64] {
+    pub(crate) fn queue(&self) -> &'a [Cell<u64>] {
         self.queue
     }
 
@@ -637,7 +649,7 @@ impl<'a> Ctx<'a> {
     /// is recording and the queue is one word.
     #[inline(always)]
     pub(crate) fn quiet(&mut self) -> Option<Quiet<'_>> {
-        match (&self.sink, &mut *self.queue) {
+        match (&self.sink, self.queue) {
             (None, [queue]) => Some(Quiet {
                 doms: self.doms,
                 fixed: self.fixed,
@@ -656,7 +668,7 @@ impl<'a> Ctx<'a> {
     /// without looking them up.
     #[inline(always)]
     pub(crate) fn quiet_block(&mut self, first: usize) -> Option<QuietBlock<'_>> {
-        match (&self.sink, &mut *self.queue) {
+        match (&self.sink, self.queue) {
             (None, [queue]) => Some(QuietBlock {
                 fixed: bits_from(self.fixed, first),
                 doms: &mut self.doms[first..],
@@ -739,7 +751,7 @@ impl<'a> Ctx<'a> {
             // One queue word: one OR a variable, from its masks.
             let masks = &self.wakeups.masks[3 * first..];
             for k in all_different::ones(wake) {
-                *queue |= masks[3 * k + event(k)];
+                queue.set(queue.get() | masks[3 * k + event(k)]);
             }
             return;
         }
@@ -880,7 +892,7 @@ pub(crate) struct Quiet<'c> {
     /// As [`Ctx`]'s.
     fixed: &'c mut [u64],
     /// The queue's only word.
-    queue: &'c mut u64,
+    queue: &'c Cell<u64>,
     /// The subscriber masks, one word each (see [`Wakeups::masks`]).
     masks: &'c [u64],
     /// As [`Ctx`]'s, and where the running propagator's first word is in
@@ -903,7 +915,7 @@ impl Narrow for Quiet<'_> {
             return Ok(false);
         };
         let event = mark_event(self.fixed, i, new, || bounds_moved(old, new));
-        *self.queue |= self.masks[3 * i + event];
+        self.queue.set(self.queue.get() | self.masks[3 * i + event]);
         Ok(true)
     }
 
@@ -930,7 +942,7 @@ pub(crate) struct QuietBlock<'b> {
     first: usize,
     /// As [`Quiet`]'s.
     marks: &'b mut [u64],
-    queue: &'b mut u64,
+    queue: &'b Cell<u64>,
     masks: &'b [u64],
 }
 
@@ -942,7 +954,7 @@ impl QuietBlock<'_> {
         self.doms[k] = new;
         let i = self.first + k;
         let event = mark_event(self.marks, i, new, || bounds_moved(old, new));
-        *self.queue |= self.masks[3 * i + event];
+        self.queue.set(self.queue.get() | self.masks[3 * i + event]);
     }
 }
 
@@ -1242,7 +1254,8 @@ mod tests {
             let (mut queue, mut marks) = (vec![0u64; words], vec![0u64; fixed_words(100)]);
             for k in super::all_different::ones(wake) {
                 let x = first + k;
-                wakeups.wake(&mut queue, &mut marks, x, old[x], doms[x]);
+                let cells = std::cell::Cell::from_mut(&mut queue[..]).as_slice_of_cells();
+                wakeups.wake(cells, &mut marks, x, old[x], doms[x]);
             }
             let (mut block_queue, mut block_marks) =
                 (vec![0u64; words], vec![0u64; fixed_words(100)]);
