@@ -638,7 +638,6 @@ impl Engine {
             vars: self.vars,
             fixed_words: self.fixed_words,
             model: self.model,
-            one_word: self.words == 1,
             queue,
             enabled,
             wakeups: Wakeups {
@@ -907,9 +906,6 @@ pub(crate) struct Running<'e> {
     fixed_words: usize,
     /// The model's tag, for making [`VarId`]s.
     model: u32,
-    /// Whether the queue is one word (and so no disabled propagator is
-    /// ever queued).
-    one_word: bool,
     queue: &'e mut [u64],
     /// The enabled bitset when a disabled propagator may be queued (wake
     /// lists), to drop it when popped; `None` with masks.
@@ -1003,13 +999,13 @@ impl Running<'_> {
                 let _ = ctx.restrict(x, keep);
             }
             let mut runs = 0;
-            let result = if self.one_word {
-                // One queue word (at most 64 propagators, the common case):
+            let result = if let [queue] = ctx.queue() {
+                // One queue word (at most 64 propagators, the common case,
+                // and with masks: no disabled propagator is ever queued):
                 // popping is clearing its lowest bit. The loop holds the word
                 // next to the context (a shared cell), so reading it after a
                 // run costs no bounds check. An empty word pops 64, past
                 // every propagator: the one test for a slot ends the loop.
-                let queue = &ctx.queue()[0];
                 let pop = || {
                     let queued = queue.get();
                     queue.set(queued & queued.wrapping_sub(1));

@@ -535,6 +535,10 @@ pub struct Ctx<'a> {
     /// engine's fixpoint loop keeps its own view of the queue word next to
     /// the context's and reads it after each run without a bounds check.
     queue: &'a [Cell<u64>],
+    /// The queue's only word when a run may take the quiet door (no trace
+    /// records and the queue is one word, see [`Ctx::quiet`]): worked out
+    /// once for every run the context serves.
+    quiet: Option<&'a Cell<u64>>,
     wakeups: Wakeups<'a>,
     sink: Option<&'a mut dyn PruneSink>,
 }
@@ -557,12 +561,18 @@ impl<'a> Ctx<'a> {
         sink: Option<&'a mut dyn PruneSink>,
     ) -> Ctx<'a> {
         let run = (0, state.len() as u32);
+        let queue = Cell::from_mut(queue).as_slice_of_cells();
+        let quiet = match (&sink, queue) {
+            (None, [word]) => Some(word),
+            _ => None,
+        };
         Ctx {
             doms,
             fixed,
             state,
             run,
-            queue: Cell::from_mut(queue).as_slice_of_cells(),
+            queue,
+            quiet,
             wakeups,
             sink,
         }
@@ -649,8 +659,8 @@ impl<'a> Ctx<'a> {
     /// is recording and the queue is one word.
     #[inline(always)]
     pub(crate) fn quiet(&mut self) -> Option<Quiet<'_>> {
-        match (&self.sink, self.queue) {
-            (None, [queue]) => Some(Quiet {
+        match self.quiet {
+            Some(queue) => Some(Quiet {
                 doms: self.doms,
                 fixed: self.fixed,
                 queue,
@@ -668,8 +678,8 @@ impl<'a> Ctx<'a> {
     /// without looking them up.
     #[inline(always)]
     pub(crate) fn quiet_block(&mut self, first: usize) -> Option<QuietBlock<'_>> {
-        match (&self.sink, self.queue) {
-            (None, [queue]) => Some(QuietBlock {
+        match self.quiet {
+            Some(queue) => Some(QuietBlock {
                 fixed: bits_from(self.fixed, first),
                 doms: &mut self.doms[first..],
                 first,
@@ -747,7 +757,8 @@ impl<'a> Ctx<'a> {
         // The event of variable `first + k` (as in `mark_event`): 2 fixed,
         // else 1 if a bound moved, else 0.
         let event = |k: usize| ((fixed >> k & 1) << 1 | (moved & !fixed) >> k & 1) as usize;
-        if let [queue] = self.queue {
+        // Untraced (as every block is), so quiet just when one queue word.
+        if let Some(queue) = self.quiet {
             // One queue word: one OR a variable, from its masks.
             let masks = &self.wakeups.masks[3 * first..];
             for k in all_different::ones(wake) {
