@@ -472,6 +472,18 @@ pub(crate) fn fixed_bits(doms: &[u64], into: &mut [u64]) {
 /// be below the bits the other words hold.
 #[inline(always)]
 fn bits_from(bitset: &[u64], first: usize) -> u64 {
+    if let [low, _spare] = *bitset {
+        // At most 64 variables (the common case): one word and the spare,
+        // and `first` below 64.
+        debug_assert!(first < 64, "a bit of the first word");
+        return low >> (first % 64);
+    }
+    bits_from_words(bitset, first)
+}
+
+/// [`bits_from`] from any word of `bitset`.
+#[inline(always)]
+fn bits_from_words(bitset: &[u64], first: usize) -> u64 {
     let (word, shift) = (first / 64, first % 64);
     // Shifting left twice moves the next word by `64 - shift` without a
     // shift by 64 when `shift` is 0. (One read of both words: one bounds
@@ -488,6 +500,12 @@ fn bits_from(bitset: &[u64], first: usize) -> u64 {
 /// [`fixed_words`]) stays zero.
 #[inline(always)]
 fn set_bits_from(bitset: &mut [u64], first: usize, bits: u64) {
+    if let [low, _spare] = bitset {
+        // As in `bits_from`: one word and the spare, which stays zero.
+        debug_assert!(first < 64, "a bit of the first word");
+        *low |= bits << (first % 64);
+        return;
+    }
     let (word, shift) = (first / 64, first % 64);
     // As in `bits_from`: shifting right twice moves by `64 - shift`.
     match bitset.get_mut(word..word + 2) {
@@ -776,7 +794,10 @@ impl<'a> Ctx<'a> {
     /// set when variable `first + k` is fixed.
     #[inline(always)]
     pub(crate) fn fixed_range(&self, first: usize, n: usize) -> u64 {
-        bits_from(self.fixed, first) & (u64::MAX >> (64 - n))
+        // Without `bits_from`'s one-word test: in the domain all-different
+        // (its main user) that test cost more than it saved, by the code
+        // LLVM laid out around it (classic zebra, 42 instructions a solve).
+        bits_from_words(self.fixed, first) & (u64::MAX >> (64 - n))
     }
 
     /// Fixes `x` to `v`.
@@ -1295,6 +1316,31 @@ mod tests {
             let (o, n) = (Domain::from_bits(old), Domain::from_bits(new));
             let expected = n.min() != o.min() || n.max() != o.max();
             assert_eq!(super::bounds_moved(old, new), expected, "{o} -> {n}");
+        }
+    }
+
+    #[test]
+    fn bitsets_of_one_word_read_and_set_as_those_of_several_do() {
+        // One word and the spare (at most 64 variables), against the
+        // general reading of two words and setting bit by bit.
+        let mut rng = crate::check::SplitMix64::new(29);
+        for _ in 0..1000 {
+            let vars = 1 + rng.next_u64() as usize % 64;
+            let within = u64::MAX >> (64 - vars);
+            let bitset = [rng.next_u64() & within, 0];
+            let first = rng.next_u64() as usize % vars;
+            assert_eq!(
+                super::bits_from(&bitset, first),
+                super::bits_from_words(&bitset, first)
+            );
+            let bits = rng.next_u64() & within >> first;
+            let mut set = bitset;
+            super::set_bits_from(&mut set, first, bits);
+            let mut expected = bitset;
+            for k in super::ones(bits) {
+                expected[0] |= 1 << (first + k);
+            }
+            assert_eq!(set, expected, "{first}: {bits:#x}");
         }
     }
 
