@@ -12,7 +12,7 @@
 //!
 //! # Scheduling
 //!
-//! Propagators are numbered by [`Priority`](crate::propagators::Priority) first and posting order second,
+//! Propagators are numbered by [`Priority`] first and posting order second,
 //! and the queue is a bitset of those numbers. The engine always runs the
 //! lowest-numbered queued propagator: so every cheaper class runs before a
 //! dearer one, and inside a class the earlier-posted constraint runs first.
