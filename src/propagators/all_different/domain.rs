@@ -159,6 +159,8 @@ impl AllDifferentDomain {
         if two_cleared & two_cleared.wrapping_sub(1) != 0 {
             // The smallest tier (its array is exactly eight long) counts
             // holders, then if need be matches on 8×8 bit matrices.
+            // (`permutation8` adds the positions it narrows to `narrowed`
+            // itself, and says whether the counts settled the run.)
             narrowed |= match <&mut [u64; 8]>::try_from(&mut dom[..]) {
                 Ok(small) => {
                     if permutation8(small, &mut open, &mut narrowed)? {

@@ -14,7 +14,10 @@
 //!   loops until no new variable is fixed.
 //! * [`AllDifferentDomain`] (`domain.rs`) — domain consistency: fixed
 //!   values first, then Régin's matching, bit-parallel (`matching.rs`), once
-//!   three positions or more are open. Wakes on `Event::Changed`. Keeps
+//!   three positions or more are open; a group of eight or fewer whose up
+//!   to five open positions hold as many values first counts each value's
+//!   holders, which most often settles the run without the matching
+//!   (`permutation8`). Wakes on `Event::Changed`. Keeps
 //!   the positions whose fixed value is gone from the others in a state
 //!   word, as the value strength does. Idempotent (domain consistency is
 //!   reached in one pass), unless a variable occurs twice.
