@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use super::{all_distinct, at_most_one, ones, shift};
+use super::{all_distinct, at_most_one, mask, ones, shift};
 use crate::domain::Domain;
 use crate::model::VarId;
 use crate::propagators::{
@@ -774,28 +774,35 @@ impl AllDifferentValue {
             }
             open &= !fresh;
             fresh = 0;
-            // First, without branching on the data, the positions that
-            // hold a taken value (most hold none); then narrow only those.
-            let mut hit = 0u64;
+            // One pass over the open positions that branches on no data:
+            // each loses the taken values and is written back, narrowed or
+            // not. (About half the open positions hold a taken value, so a
+            // branch on it is a coin toss: finding those first and then
+            // narrowing only them took about as many instructions and about
+            // a fifth more time.) As a restrict would, the first domain
+            // that would be emptied stops the narrowing: it and every later
+            // one keep their values, as `go` (all ones until then, zero
+            // after) says, and the run fails below.
+            let mut go = u64::MAX;
             for i in ones(open) {
-                hit |= u64::from(doms[i] & down::<M>(taken, offsets, i) != 0) << i;
-            }
-            let mut emptied = false;
-            for i in ones(hit) {
                 let d = doms[i];
-                let left = d & !down::<M>(taken, offsets, i);
-                // As a restrict would, stop at the first domain emptied.
-                if left == 0 {
-                    emptied = true;
-                    break;
-                }
+                let left = d & !(down::<M>(taken, offsets, i) & go);
+                let emptied = mask(left == 0);
+                go &= !emptied;
+                let left = left | d & emptied;
                 doms[i] = left;
                 if WEAK {
-                    narrowed |= 1 << i;
+                    narrowed |= u64::from(left != d) << i;
                     moved |= u64::from(bounds_moved(d, left)) << i;
                 }
-                fresh |= u64::from(at_most_one(left)) << i;
+                // An open position held two values or more (a fixed one
+                // was fresh), so one left with one value (`left` is not
+                // empty) was fixed by this round. (Not `at_most_one`: in
+                // this basic block `x & (x - 1) == 0` stays three
+                // instructions, against its five.)
+                fresh |= u64::from(left & left.wrapping_sub(1) == 0) << i;
             }
+            let emptied = go == 0;
             // Every narrowed position that is fixed now was fixed by the
             // round that narrowed it last (a fixed one is not narrowed again).
             fixed |= fresh;
