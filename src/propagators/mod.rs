@@ -388,7 +388,9 @@ fn one_word_woken(masks: &[u64], fixed: &mut [u64], i: usize, old: u64, new: u64
     // kept `3 * i` in a register across the fixed test, and the small
     // propagators paid two more saved registers a run for it.
     if Domain::from_bits(new).is_fixed() {
-        fixed[i / 64] |= 1 << (i % 64);
+        // Bit `i` alone: with at most 64 variables (one word and the
+        // spare) a test of the length and one OR, without `i / 64`.
+        set_bits_from(fixed, i, 1);
         return masks[3 * i + 2];
     }
     let Some(&[changed, bounds]) = masks.get(3 * i..3 * i + 2) else {
