@@ -132,7 +132,14 @@ pub struct Engine {
 }
 
 /// One propagator as the engine keeps it.
+///
+/// In declaration order (`repr(C)`, the size unchanged at 88 bytes), so
+/// that `prop` starts the slot: the fixpoint loop then hands the runner
+/// the slot's own address, one instruction a run fewer than an offset
+/// into it (measured: Oz zebra 296 instructions a solve fewer, one a run;
+/// 10-queens 0.3%).
 #[derive(Debug, Clone)]
+#[repr(C)]
 struct Slot {
     prop: AnyPropagator,
     /// Runs `prop` (its kind's function, chosen once).
