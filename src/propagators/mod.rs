@@ -711,18 +711,8 @@ impl<'a> Ctx<'a> {
     /// The quiet door to the domains, when this run may use it: no trace
     /// is recording and the queue is one word.
     #[inline(always)]
-    pub(crate) fn quiet(&mut self) -> Option<Quiet<'_>> {
-        match self.quiet {
-            Some(queue) => Some(Quiet {
-                doms: self.doms,
-                fixed: self.fixed,
-                queue,
-                masks: self.wakeups.masks,
-                state: self.state,
-                first_word: self.run.0 as usize,
-            }),
-            _ => None,
-        }
+    pub(crate) fn quiet(&mut self) -> Option<Quiet<'_, 'a>> {
+        self.quiet.map(|queue| Quiet { ctx: self, queue })
     }
 
     /// The domains of the variables from `first` on behind the quiet
@@ -953,47 +943,47 @@ impl Narrow for Ctx<'_> {
 /// [`Ctx`] for a run no trace records, with a one-word queue (see
 /// [`Narrow`]): its narrowing wakes the subscribers with one OR into the
 /// queue word and reports to no one.
-pub(crate) struct Quiet<'c> {
-    /// As [`Ctx`]'s.
-    doms: &'c mut [u64],
-    /// As [`Ctx`]'s.
-    fixed: &'c mut [u64],
+///
+/// It borrows the context rather than copying its slices out, so that
+/// each is read where it is used: the fixed bitset and the masks only
+/// when a narrowing happens (a small propagator's run narrows one
+/// variable or none), not all up front, where they held registers the
+/// propagator then saved and restored on every run (measured: Oz zebra
+/// 51,386 -> 50,816 instructions; equal, distance and less 1 to 7 a run
+/// cheaper).
+pub(crate) struct Quiet<'c, 'a> {
+    /// The context, whose `quiet` is `Some(queue)`.
+    ctx: &'c mut Ctx<'a>,
     /// The queue's only word.
-    queue: &'c Cell<u64>,
-    /// The subscriber masks, one word each (see [`Wakeups::masks`]).
-    masks: &'c [u64],
-    /// As [`Ctx`]'s, and where the running propagator's first word is in
-    /// it (read only by a propagator that asked for state words).
-    state: &'c mut [u64],
-    first_word: usize,
+    queue: &'a Cell<u64>,
 }
 
-impl Narrow for Quiet<'_> {
+impl Narrow for Quiet<'_, '_> {
     #[inline(always)]
     fn dom(&self, x: VarId) -> Domain {
-        Domain::from_bits(self.doms[x.index()])
+        Domain::from_bits(self.ctx.doms[x.index()])
     }
 
     /// As [`Ctx::restrict`], which wakes and marks the same way.
     #[inline(always)]
     fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
         let i = x.index();
-        let Some((old, new)) = narrow(self.doms, i, keep)? else {
+        let Some((old, new)) = narrow(self.ctx.doms, i, keep)? else {
             return Ok(false);
         };
-        let woken = one_word_woken(self.masks, self.fixed, i, old, new);
+        let woken = one_word_woken(self.ctx.wakeups.masks, self.ctx.fixed, i, old, new);
         self.queue.set(self.queue.get() | woken);
         Ok(true)
     }
 
     #[inline(always)]
     fn fixed_range(&self, first: usize, n: usize) -> u64 {
-        bits_from(self.fixed, first) & (u64::MAX >> (64 - n))
+        bits_from(self.ctx.fixed, first) & (u64::MAX >> (64 - n))
     }
 
     #[inline(always)]
     fn first_state_word(&mut self) -> &mut u64 {
-        &mut self.state[self.first_word]
+        &mut self.ctx.state[self.ctx.run.0 as usize]
     }
 }
 
