@@ -44,8 +44,8 @@ use crate::model::{Constraint, ConstraintId, Model, Strength, VarId};
 use crate::observer::Observer;
 use crate::propagators::{
     AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
-    Event, InSet, Less, MASK_WORDS, NotDistance, Offset, Priority, Propagator, PruneSink, Runner,
-    Status, Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, ones,
+    Event, InSet, Less, MASK_WORDS, Narrow, NotDistance, Offset, Priority, Propagator, PruneSink,
+    Runner, Status, Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, ones,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -1002,8 +1002,14 @@ impl Running<'_> {
             if let Some((x, keep)) = decision {
                 // An empty narrowing is refused and changes nothing, as in
                 // `Engine::restrict`; the search's decisions always keep a
-                // value.
-                let _ = ctx.restrict(x, keep);
+                // value. Through the quiet door when one queue word (no
+                // trace here): no test for a trace, and a decision that
+                // leaves the variable open skips the bounds when nobody
+                // waits for them alone (10-queens 0.5% fewer instructions).
+                let _ = match ctx.quiet() {
+                    Some(mut quiet) => Narrow::restrict(&mut quiet, x, keep),
+                    None => ctx.restrict(x, keep),
+                };
             }
             let mut runs = 0;
             let result = if let [queue] = ctx.queue() {
