@@ -44,8 +44,8 @@ use crate::model::{Constraint, ConstraintId, Model, Strength, VarId};
 use crate::observer::Observer;
 use crate::propagators::{
     AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
-    Event, InSet, Less, MASK_WORDS, NotDistance, Offset, Priority, Propagator, PruneSink, Runner,
-    Status, Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, ones,
+    Event, InSet, Less, MASK_WORDS, Narrow, NotDistance, Offset, Priority, Propagator, PruneSink,
+    Runner, Status, Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, ones,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -132,7 +132,14 @@ pub struct Engine {
 }
 
 /// One propagator as the engine keeps it.
+///
+/// In declaration order (`repr(C)`, the size unchanged at 88 bytes), so
+/// that `prop` starts the slot: the fixpoint loop then hands the runner
+/// the slot's own address, one instruction a run fewer than an offset
+/// into it (measured: Oz zebra 296 instructions a solve fewer, one a run;
+/// 10-queens 0.3%).
 #[derive(Debug, Clone)]
+#[repr(C)]
 struct Slot {
     prop: AnyPropagator,
     /// Runs `prop` (its kind's function, chosen once).
@@ -995,8 +1002,14 @@ impl Running<'_> {
             if let Some((x, keep)) = decision {
                 // An empty narrowing is refused and changes nothing, as in
                 // `Engine::restrict`; the search's decisions always keep a
-                // value.
-                let _ = ctx.restrict(x, keep);
+                // value. Through the quiet door when one queue word (no
+                // trace here): no test for a trace, and a decision that
+                // leaves the variable open skips the bounds when nobody
+                // waits for them alone (10-queens 0.5% fewer instructions).
+                let _ = match ctx.quiet() {
+                    Some(mut quiet) => Narrow::restrict(&mut quiet, x, keep),
+                    None => ctx.restrict(x, keep),
+                };
             }
             let mut runs = 0;
             let result = if let [queue] = ctx.queue() {
