@@ -460,7 +460,7 @@ impl Model {
         Model {
             id: NEXT_MODEL.fetch_add(1, Ordering::Relaxed),
             vars: 0,
-            names: Arc::new(Names::default()),
+            names: Arc::default(),
             constraints: Vec::new(),
             labels: Vec::new(),
         }
@@ -472,7 +472,7 @@ impl Model {
         Model {
             id: NEXT_MODEL.fetch_add(1, Ordering::Relaxed),
             vars: 0,
-            names: Arc::new(Names::with_capacity(vars)),
+            names: Names::shared_with_capacity(vars),
             constraints: Vec::with_capacity(constraints),
             labels: Vec::new(),
         }
@@ -509,7 +509,7 @@ impl Model {
             // Solutions (or a solver) still share the old names: leave them
             // theirs, with room for as many in the new ones.
             None => {
-                self.names = Arc::new(Names::with_capacity(self.len()));
+                self.names = Names::shared_with_capacity(self.len());
             }
         }
         self.vars = 0;
@@ -1273,6 +1273,18 @@ impl Names {
     /// The number of names.
     fn len(&self) -> usize {
         self.store.parts().1.len()
+    }
+
+    /// [`Names::with_capacity`], shared. The names of a small model are
+    /// built in their allocation (`Arc::default` writes them in place,
+    /// where `Arc::new` builds them on the stack and copies them in: 850
+    /// bytes, measured 84 instructions a classic zebra model).
+    fn shared_with_capacity(vars: usize) -> Arc<Names> {
+        if vars <= IN_PLACE {
+            Arc::default()
+        } else {
+            Arc::new(Names::with_capacity(vars))
+        }
     }
 
     /// No names, with room for `vars` without growing anything (but the
