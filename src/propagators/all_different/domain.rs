@@ -157,26 +157,17 @@ impl AllDifferentDomain {
 }
 
 impl AllDifferentDomain {
-    /// [`Self::filter`] in the tier of the group size, out of line, so the
-    /// scratch arrays of the larger tiers and the registers they need do
-    /// not weigh on the run of a group in order (see
-    /// [`Self::filter_block`]).
-    ///
-    /// The scratch arrays are sized by a tier of the group size, so a
-    /// five-variable group does not clear tables for sixty-four.
+    /// [`Self::filter`] for a group of eight or fewer, out of line: for the
+    /// runs of a group in order that [`Self::filter_block`] leaves (those
+    /// a trace records).
     #[inline(never)]
-    fn filter_tier(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        match self.vars.len() {
-            0..=8 => self.filter::<8>(ctx),
-            9..=16 => self.filter::<16>(ctx),
-            17..=32 => self.filter::<32>(ctx),
-            _ => self.filter::<64>(ctx),
-        }
+    fn filter_small(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        self.filter::<8>(ctx)
     }
 
     /// [`Self::filter`] for a group in order (eight variables or fewer,
     /// `first..first + n`, unshifted), behind the quiet door; otherwise it
-    /// hands over to [`Self::filter_tier`].
+    /// hands over to [`Self::filter_small`].
     ///
     /// The domains are copied from the block as one array of eight
     /// (without a call to `memcpy` or zeroing first), the positions past
@@ -191,7 +182,7 @@ impl AllDifferentDomain {
         let all = u64::MAX >> (64 - n);
         let handled = *ctx.first_state_word();
         let Some(mut block) = ctx.quiet_block(first) else {
-            return self.filter_tier(ctx);
+            return self.filter_small(ctx);
         };
         let mut dom = match block.doms.first_chunk::<8>() {
             Some(&eight) => eight,
@@ -357,10 +348,16 @@ impl Propagator for AllDifferentDomain {
     }
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        if self.in_order {
-            return self.filter_block(ctx);
+        // The scratch arrays are sized by a tier of the group size, so a
+        // five-variable group does not clear tables for sixty-four. (A
+        // group in order is eight or fewer: only that tier tests for it.)
+        match self.vars.len() {
+            0..=8 if self.in_order => self.filter_block(ctx),
+            0..=8 => self.filter::<8>(ctx),
+            9..=16 => self.filter::<16>(ctx),
+            17..=32 => self.filter::<32>(ctx),
+            _ => self.filter::<64>(ctx),
         }
-        self.filter_tier(ctx)
     }
 
     fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
