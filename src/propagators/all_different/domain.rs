@@ -199,6 +199,10 @@ impl AllDifferentDomain {
             settle8(&mut dom, open, &mut narrowed)?;
         }
 
+        // Each narrowed domain is a non-empty strict subset of the block's
+        // (values only went, and a position left empty failed above), as
+        // `QuietBlock::narrow` asks: no lookup of the variable and no
+        // conflict test, and the block's domain is the old one to compare.
         for k in ones(narrowed) {
             let old = block.doms[k];
             block.narrow(k, old, dom[k & 7]);
