@@ -11,7 +11,7 @@
 
 use std::sync::Arc;
 
-use super::matching::{consistent, consistent8, permutation8};
+use super::matching::{consistent, consistent8_out_of_line, permutation8};
 use super::{all_distinct, at_most_one, ones, shift};
 use crate::domain::Domain;
 use crate::model::VarId;
@@ -32,7 +32,8 @@ pub(crate) struct AllDifferentDomain {
     pub(crate) shifted: bool,
     /// At most eight variables, `first..first + n` in order, unshifted:
     /// a run reads their domains as one slice and the fixed ones from the
-    /// engine's fixed-variable bitset.
+    /// engine's fixed-variable bitset, and an untraced run narrows them in
+    /// that slice (see [`AllDifferentDomain::filter_block`]).
     pub(crate) in_order: bool,
 }
 
@@ -71,11 +72,12 @@ impl AllDifferentDomain {
     ///    The positions handled so (the state word) stay handled below in
     ///    the tree, so a later run starts from the newly fixed ones.
     /// 2. **Régin's matching** on the open positions, bit-parallel (see
-    ///    [`consistent`], and [`consistent8`] for groups of eight or fewer),
-    ///    once three positions or more are open. A group of eight or fewer
-    ///    first tries [`permutation8`]: when the open positions hold as many
-    ///    values as there are of them, counting each value's holders
-    ///    settles most runs without a matching.
+    ///    [`consistent`], and [`consistent8`](super::matching::consistent8)
+    ///    for groups of eight or fewer), once three positions or more are
+    ///    open. A group of eight or fewer first tries [`permutation8`]:
+    ///    when the open positions hold as many values as there are of them,
+    ///    counting each value's holders settles most runs without a
+    ///    matching.
     ///
     /// Domain consistency is unique, so how it is computed never changes a
     /// fixpoint, a tree or a trace: the restricts come last, one for each
@@ -89,7 +91,8 @@ impl AllDifferentDomain {
         if N == 8 && self.in_order {
             // Variables `first..first + n`, unshifted, none twice: the
             // domains are one slice, and the fixed ones are read from the
-            // engine's fixed-variable bitset.
+            // engine's fixed-variable bitset. (A traced run: the others
+            // take `filter_block`.)
             let first = self.vars[0].index();
             for (d, bits) in dom.iter_mut().zip(ctx.block_ref(first, n)) {
                 *d = bits;
@@ -116,39 +119,12 @@ impl AllDifferentDomain {
         }
         let all = u64::MAX >> (64 - n);
         let mut open = !fixed & all;
-        // The positions whose domain this run narrows.
-        let mut narrowed = 0u64;
 
         // Phase 1: fixed values leave the other positions. Those of the
         // positions handled by an earlier run (here or above in the tree)
         // are gone already.
-        let mut fresh = fixed & !*ctx.first_state_word();
-        while fresh != 0 {
-            let (mut taken, mut clash) = (0u64, 0u64);
-            for i in ones(fresh) {
-                clash |= taken & dom[i];
-                taken |= dom[i];
-            }
-            // Two fixed positions on one value.
-            if clash != 0 {
-                return Err(Conflict);
-            }
-            let mut empty = false;
-            fresh = 0;
-            for i in ones(open) {
-                let d = dom[i];
-                let left = d & !taken;
-                dom[i] = left;
-                narrowed |= u64::from(left != d) << i;
-                empty |= left == 0;
-                fresh |= u64::from(at_most_one(left)) << i;
-            }
-            // An open position held nothing but fixed values.
-            if empty {
-                return Err(Conflict);
-            }
-            open &= !fresh;
-        }
+        let fresh = fixed & !*ctx.first_state_word();
+        let mut narrowed = remove_fixed_values(&mut dom, &mut open, fresh)?;
         // Every fixed position's value is now gone from the others, and
         // stays gone below (domains only shrink). Should the matching fail,
         // the state is thrown away with the domains.
@@ -159,18 +135,10 @@ impl AllDifferentDomain {
         if two_cleared & two_cleared.wrapping_sub(1) != 0 {
             // The smallest tier (its array is exactly eight long) counts
             // holders, then if need be matches on 8×8 bit matrices.
-            // (`permutation8` adds the positions it narrows to `narrowed`
-            // itself, and says whether the counts settled the run.)
-            narrowed |= match <&mut [u64; 8]>::try_from(&mut dom[..]) {
-                Ok(small) => {
-                    if permutation8(small, &mut open, &mut narrowed)? {
-                        0
-                    } else {
-                        consistent8(small, open)?
-                    }
-                }
-                Err(_) => consistent::<N>(&mut dom, n, open)?,
-            };
+            match <&mut [u64; 8]>::try_from(&mut dom[..]) {
+                Ok(small) => settle8(small, open, &mut narrowed)?,
+                Err(_) => narrowed |= consistent::<N>(&mut dom, n, open)?,
+            }
         }
 
         // Untraced, through the call-free door (see [`Narrow`]).
@@ -189,6 +157,60 @@ impl AllDifferentDomain {
 }
 
 impl AllDifferentDomain {
+    /// [`Self::filter`] for a group of eight or fewer, out of line: for the
+    /// runs of a group in order that [`Self::filter_block`] leaves (those
+    /// a trace records).
+    #[inline(never)]
+    fn filter_small(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        self.filter::<8>(ctx)
+    }
+
+    /// [`Self::filter`] for a group in order (eight variables or fewer,
+    /// `first..first + n`, unshifted), behind the quiet door; otherwise it
+    /// hands over to [`Self::filter_small`].
+    ///
+    /// The domains are copied from the block as one array of eight
+    /// (without a call to `memcpy` or zeroing first), the positions past
+    /// the group among them, or zeros at the end of the variables: no
+    /// step below reads them (`open` and `fixed` lie within the group).
+    /// Each narrowed position is then narrowed in the block, in position
+    /// order, from its domain there (the one the run started from).
+    #[inline(always)]
+    fn filter_block(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        let first = self.vars[0].index();
+        let n = self.vars.len();
+        let all = u64::MAX >> (64 - n);
+        let handled = *ctx.first_state_word();
+        let Some(mut block) = ctx.quiet_block(first) else {
+            return self.filter_small(ctx);
+        };
+        let mut dom = match block.doms.first_chunk::<8>() {
+            Some(&eight) => eight,
+            None => padded(block.doms),
+        };
+        let fixed = block.fixed & all;
+        let mut open = !fixed & all;
+        // Phase 1 and 2 as in `filter`; the state is written last (on a
+        // conflict it is thrown away with the domains).
+        let mut narrowed = remove_fixed_values(&mut dom, &mut open, fixed & !handled)?;
+        let state = !open & all;
+        let two_cleared = open & open.wrapping_sub(1);
+        if two_cleared & two_cleared.wrapping_sub(1) != 0 {
+            settle8(&mut dom, open, &mut narrowed)?;
+        }
+
+        // Each narrowed domain is a non-empty strict subset of the block's
+        // (values only went, and a position left empty failed above), as
+        // `QuietBlock::narrow` asks: no lookup of the variable and no
+        // conflict test, and the block's domain is the old one to compare.
+        for k in ones(narrowed) {
+            let old = block.doms[k];
+            block.narrow(k, old, dom[k & 7]);
+        }
+        *ctx.first_state_word() = state;
+        Ok(Status::Fixpoint)
+    }
+
     /// Narrows each position of `narrowed` to its (shifted back) domain in
     /// `dom`, in position order.
     #[inline(always)]
@@ -222,6 +244,93 @@ impl AllDifferentDomain {
     }
 }
 
+/// The domains `doms` (fewer than eight: a group at the end of the
+/// variables) followed by zeros, out of line. Word by word, as `get`
+/// (a copy of `doms.len()` words would call `memcpy`).
+#[inline(never)]
+fn padded(doms: &[u64]) -> [u64; 8] {
+    std::array::from_fn(|k| doms.get(k).copied().unwrap_or(0))
+}
+
+/// Phase 1 of [`AllDifferentDomain::filter`]: the values of the `fresh`
+/// fixed positions leave the `open` ones, and those left with one value
+/// are fixed in turn, until none is; takes the fixed ones out of `open`
+/// and returns the positions narrowed.
+///
+/// # Errors
+///
+/// [`Conflict`] when two fixed positions share a value or an open one is
+/// left with none.
+#[inline(always)]
+fn remove_fixed_values<const N: usize>(
+    dom: &mut [u64; N],
+    open: &mut u64,
+    mut fresh: u64,
+) -> Result<u64, Conflict> {
+    // Positions are below `N`, a power of two: `& (N - 1)` spares the
+    // bounds checks.
+    let at = |i: usize| i & (N - 1);
+    let mut narrowed = 0u64;
+    while fresh != 0 {
+        let (mut taken, mut clash) = (0u64, 0u64);
+        for i in ones(fresh) {
+            clash |= taken & dom[at(i)];
+            taken |= dom[at(i)];
+        }
+        // Two fixed positions on one value.
+        if clash != 0 {
+            return Err(Conflict);
+        }
+        let mut empty = false;
+        fresh = 0;
+        // Position by position with its bit at hand, so that a flag is set
+        // by a conditional move of the bit, not by shifting a comparison
+        // by the index (three instructions fewer a position).
+        let mut rest = *open;
+        while rest != 0 {
+            let bit = rest & rest.wrapping_neg();
+            let i = rest.trailing_zeros() as usize;
+            rest ^= bit;
+            let d = dom[at(i)];
+            let left = d & !taken;
+            dom[at(i)] = left;
+            if left != d {
+                narrowed |= bit;
+            }
+            empty |= left == 0;
+            if at_most_one(left) {
+                fresh |= bit;
+            }
+        }
+        // An open position held nothing but fixed values.
+        if empty {
+            return Err(Conflict);
+        }
+        *open &= !fresh;
+    }
+    Ok(narrowed)
+}
+
+/// Phase 2 of [`AllDifferentDomain::filter`] for a group of eight or
+/// fewer, `open` three positions or more: counting holders
+/// ([`permutation8`]), then if need be the matching on 8×8 bit matrices
+/// ([`consistent8`](super::matching::consistent8), out of line: most
+/// runs of a puzzle's groups settle by counting). Adds the positions it
+/// narrows to `narrowed`.
+///
+/// # Errors
+///
+/// [`Conflict`] when no assignment of distinct values is left.
+#[inline(always)]
+fn settle8(dom: &mut [u64; 8], mut open: u64, narrowed: &mut u64) -> Result<(), Conflict> {
+    // (`permutation8` adds the positions it narrows to `narrowed` itself,
+    // and says whether the counts settled the run.)
+    if !permutation8(dom, &mut open, narrowed)? {
+        *narrowed |= consistent8_out_of_line(dom, open)?;
+    }
+    Ok(())
+}
+
 impl Propagator for AllDifferentDomain {
     fn name(&self) -> &'static str {
         "all-different"
@@ -244,8 +353,10 @@ impl Propagator for AllDifferentDomain {
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
         // The scratch arrays are sized by a tier of the group size, so a
-        // five-variable group does not clear tables for sixty-four.
+        // five-variable group does not clear tables for sixty-four. (A
+        // group in order is eight or fewer: only that tier tests for it.)
         match self.vars.len() {
+            0..=8 if self.in_order => self.filter_block(ctx),
             0..=8 => self.filter::<8>(ctx),
             9..=16 => self.filter::<16>(ctx),
             17..=32 => self.filter::<32>(ctx),
@@ -440,6 +551,65 @@ mod tests {
         assert!(
             narrowed > 500 && conflicts > 500,
             "the runs narrow, and some fail"
+        );
+    }
+
+    #[test]
+    fn a_group_in_order_behind_the_quiet_door_narrows_and_wakes_as_the_context_does() {
+        // Groups of 3 to 8 variables `first..first + n` in order, among
+        // others, with eight domains or fewer from `first` on (the block
+        // read as one array, or padded with zeros), random domains and
+        // listeners; a run from no state, then, after a step of a search, a
+        // run keeping its state word: the quiet run (on the block) must
+        // leave the result, domains, fixed bits, queue and (unless it
+        // failed) state word the recorded run (position by position)
+        // leaves.
+        let mut rng = SplitMix64::new(53);
+        let (mut narrowed, mut conflicts, mut short) = (0, 0, 0);
+        for _ in 0..5_000 {
+            let n = 3 + rng.below(6);
+            let first = rng.below(6);
+            let m = first + n + rng.below(4);
+            short += usize::from(m - first < 8);
+            let p = AllDifferentDomain {
+                vars: group_in_order(first, n),
+                offsets: Box::default(),
+                repeats: false,
+                shifted: false,
+                in_order: true,
+            };
+            let mut doms: Vec<u64> = (0..m)
+                .map(|_| match rng.below(3) {
+                    0 => 1 << (1 + rng.below(n + 1)),
+                    _ => (0..3).fold(0, |d, _| d | 1 << (1 + rng.below(n + 1))),
+                })
+                .collect();
+            let weak = rng.next_u64();
+            let mut state = [0u64];
+            for _ in 0..2 {
+                let (mut quiet_state, mut traced_state) = (state, state);
+                let quiet =
+                    run_with_events(&doms, &mut quiet_state, false, weak, |ctx| p.propagate(ctx));
+                let traced =
+                    run_with_events(&doms, &mut traced_state, true, weak, |ctx| p.propagate(ctx));
+                assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
+                // After a conflict the state is thrown away with the
+                // domains (the block run writes it last, the other
+                // after phase 1).
+                if quiet.0.is_err() {
+                    conflicts += 1;
+                    break;
+                }
+                assert_eq!(quiet_state, traced_state, "group {p:?} on {doms:?}");
+                narrowed += usize::from(quiet.1 != doms);
+                (doms, state) = (quiet.1, quiet_state);
+                let x = first + rng.below(n);
+                narrow_a_step(&mut rng, &mut doms[x]);
+            }
+        }
+        assert!(
+            narrowed > 1_000 && conflicts > 500 && short > 1_000,
+            "the runs narrow, some fail, and some read fewer than eight domains"
         );
     }
 
