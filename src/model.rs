@@ -17,7 +17,6 @@ use std::hash::BuildHasher;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
-use arrayvec::{ArrayString, ArrayVec};
 use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashTable};
 
@@ -1081,7 +1080,7 @@ impl Model {
     }
 }
 
-/// Variable names: one string and the ends of the names in it, so a model
+/// Variable names: one string of bytes and the ends of the names in it, so a model
 /// with many variables makes a handful of allocations, not one a name; a
 /// small model's names (at most [`IN_PLACE`] of them, [`IN_PLACE_TEXT`]
 /// bytes in all) take none. The variables' initial domains are kept beside
@@ -1125,16 +1124,28 @@ const IN_PLACE_TEXT: usize = 256;
     clippy::large_enum_variant,
     reason = "the large variant is the point: a small model's names in place"
 )]
+// A fixed layout: with the fields reordered as the compiler likes, the
+// in-place store was zeroed on the stack and copied into its `Arc` (260
+// bytes by `memcpy`, measured 36 instructions a classic zebra model), where
+// with this one it is zeroed in place.
+#[repr(C)]
 enum Store {
-    /// A few short names, in place: no allocation.
+    /// A few short names, in place: no allocation. The ends and the
+    /// domains share one count, so a push checks one bound for both; the
+    /// text is bytes (whole names, so UTF-8), which a short name is copied
+    /// into by a word or two, where a string's push calls `memcpy`.
     InPlace {
-        text: ArrayString<IN_PLACE_TEXT>,
-        ends: ArrayVec<u32, IN_PLACE>,
-        domains: ArrayVec<Domain, IN_PLACE>,
+        /// The number of names: `ends[..len]` and `domains[..len]` hold.
+        len: u32,
+        /// The bytes of names: `text[..text_len]` holds.
+        text_len: u32,
+        ends: [u32; IN_PLACE],
+        domains: [Domain; IN_PLACE],
+        text: [u8; IN_PLACE_TEXT],
     },
     /// Any names; a store that outgrows its place moves here for good.
     Heap {
-        text: String,
+        text: Vec<u8>,
         ends: Vec<u32>,
         domains: Vec<Domain>,
     },
@@ -1143,9 +1154,11 @@ enum Store {
 impl Default for Store {
     fn default() -> Store {
         Store::InPlace {
-            text: ArrayString::new(),
-            ends: ArrayVec::new(),
-            domains: ArrayVec::new(),
+            len: 0,
+            text_len: 0,
+            ends: [0; IN_PLACE],
+            domains: [Domain::EMPTY; IN_PLACE],
+            text: [0; IN_PLACE_TEXT],
         }
     }
 }
@@ -1157,7 +1170,7 @@ impl Store {
             Store::default()
         } else {
             Store::Heap {
-                text: String::with_capacity(vars * 8),
+                text: Vec::with_capacity(vars * 8),
                 ends: Vec::with_capacity(vars),
                 domains: Vec::with_capacity(vars),
             }
@@ -1166,32 +1179,47 @@ impl Store {
 
     /// The text and the ends.
     #[inline]
-    fn parts(&self) -> (&str, &[u32]) {
+    fn parts(&self) -> (&[u8], &[u32]) {
         match self {
-            Store::InPlace { text, ends, .. } => (text, ends),
+            Store::InPlace {
+                len,
+                text_len,
+                ends,
+                text,
+                ..
+            } => (&text[..*text_len as usize], &ends[..*len as usize]),
             Store::Heap { text, ends, .. } => (text, ends),
+        }
+    }
+
+    /// The number of names (read without the slices [`Store::parts`]
+    /// makes, and their bounds checks).
+    #[inline]
+    fn len(&self) -> usize {
+        match self {
+            Store::InPlace { len, .. } => *len as usize,
+            Store::Heap { ends, .. } => ends.len(),
         }
     }
 
     /// The initial domains, one a name.
     #[inline]
     fn domains(&self) -> &[Domain] {
+        // In place, the count is at most `IN_PLACE`; `min` says so without
+        // a branch to a panic (a solver's build reads the domains several
+        // times: measured, `[..len]` cost a zebra engine build 15
+        // instructions more).
         match self {
-            Store::InPlace { domains, .. } => domains,
+            Store::InPlace { len, domains, .. } => &domains[..(*len as usize).min(IN_PLACE)],
             Store::Heap { domains, .. } => domains,
         }
     }
 
     fn clear(&mut self) {
         match self {
-            Store::InPlace {
-                text,
-                ends,
-                domains,
-            } => {
-                text.clear();
-                ends.clear();
-                domains.clear();
+            Store::InPlace { len, text_len, .. } => {
+                *len = 0;
+                *text_len = 0;
             }
             Store::Heap {
                 text,
@@ -1210,23 +1238,29 @@ impl Store {
     fn push(&mut self, name: &str, domain: Domain) {
         match self {
             Store::InPlace {
-                text,
+                len,
+                text_len,
                 ends,
                 domains,
-            } if ends.len() < IN_PLACE => {
-                if text.try_push_str(name).is_ok() {
-                    ends.push(text.len() as u32);
-                    domains.push(domain);
+                text,
+            } => {
+                let (i, start) = (*len as usize, *text_len as usize);
+                let end = start + name.len();
+                if i < IN_PLACE && end <= IN_PLACE_TEXT {
+                    put(&mut text[start..end], name.as_bytes());
+                    ends[i] = end as u32;
+                    domains[i] = domain;
+                    *len += 1;
+                    *text_len = end as u32;
                     return;
                 }
             }
-            Store::InPlace { .. } => {}
             Store::Heap {
                 text,
                 ends,
                 domains,
             } => {
-                text.push_str(name);
+                text.extend_from_slice(name.as_bytes());
                 ends.push(text.len() as u32);
                 domains.push(domain);
                 return;
@@ -1241,13 +1275,13 @@ impl Store {
     #[inline(never)]
     fn move_to_heap_and_push(&mut self, name: &str, domain: Domain) {
         let (old_text, old_ends) = self.parts();
-        let mut text = String::with_capacity(2 * (old_text.len() + name.len()));
+        let mut text = Vec::with_capacity(2 * (old_text.len() + name.len()));
         let mut ends = Vec::with_capacity(2 * (old_ends.len() + 1));
         let mut domains = Vec::with_capacity(ends.capacity());
-        text.push_str(old_text);
+        text.extend_from_slice(old_text);
         ends.extend_from_slice(old_ends);
         domains.extend_from_slice(self.domains());
-        text.push_str(name);
+        text.extend_from_slice(name.as_bytes());
         ends.push(text.len() as u32);
         domains.push(domain);
         *self = Store::Heap {
@@ -1272,7 +1306,7 @@ impl Names {
 
     /// The number of names.
     fn len(&self) -> usize {
-        self.store.parts().1.len()
+        self.store.len()
     }
 
     /// [`Names::with_capacity`], shared. The names of a small model are
@@ -1312,7 +1346,7 @@ impl Names {
             // Set at once: if the name is taken, its bit was set already.
             let before = self.seen[word];
             self.seen[word] = before | bit;
-            if before & bit != 0 && self.scan(name).is_some() {
+            if before & bit != 0 && self.taken(name) {
                 return false;
             }
         } else if !self.index(name) {
@@ -1342,6 +1376,7 @@ impl Names {
         let hasher = &*hasher.get_or_insert_with(DefaultHashBuilder::default);
         let (text, ends) = store.parts();
         let rehash = |&i: &u32| hasher.hash_one(slice(text, ends, i as usize));
+        let name = name.as_bytes();
         if ends.len() == Names::SCAN {
             // The first name past the filter: index all the others.
             by_name.reserve(2 * Names::SCAN, rehash);
@@ -1362,10 +1397,19 @@ impl Names {
         true
     }
 
+    /// Whether `name` is among the names, by comparing it with every one:
+    /// the rare insert whose filter bit was set already. Out of line, so
+    /// the common insert carries neither the loop nor its registers.
+    #[cold]
+    #[inline(never)]
+    fn taken(&self, name: &str) -> bool {
+        self.scan(name).is_some()
+    }
+
     /// The index of the name `name`, by comparing it with every name.
     fn scan(&self, name: &str) -> Option<u32> {
         let (text, ends) = self.store.parts();
-        let (text, name) = (text.as_bytes(), name.as_bytes());
+        let name = name.as_bytes();
         let mut start = 0;
         (0..).zip(ends).find_map(|(i, &end)| {
             let end = end as usize;
@@ -1380,7 +1424,9 @@ impl Names {
         match &self.hasher {
             Some(hasher) if self.len() > Names::SCAN => self
                 .by_name
-                .find(hasher.hash_one(name), |&i| self.get(i as usize) == name)
+                .find(hasher.hash_one(name.as_bytes()), |&i| {
+                    self.bytes(i as usize) == name.as_bytes()
+                })
                 .copied(),
             _ => {
                 let (word, bit) = filter_bit(name_hash(name));
@@ -1393,15 +1439,49 @@ impl Names {
         }
     }
 
+    /// The name of variable `i`.
     pub(crate) fn get(&self, i: usize) -> &str {
+        // Whole names, each a `&str` when stored: the check cannot fail. It
+        // costs a pass over the name, paid where names are printed, so that
+        // the model's build copies bytes (see `Store::InPlace`).
+        std::str::from_utf8(self.bytes(i)).expect("a name is UTF-8")
+    }
+
+    /// The name of variable `i`, as stored.
+    fn bytes(&self, i: usize) -> &[u8] {
         let (text, ends) = self.store.parts();
         slice(text, ends, i)
     }
 }
 
-fn slice<'a>(text: &'a str, ends: &[u32], i: usize) -> &'a str {
+fn slice<'a>(text: &'a [u8], ends: &[u32], i: usize) -> &'a [u8] {
     let start = if i == 0 { 0 } else { ends[i - 1] as usize };
     &text[start..ends[i] as usize]
+}
+
+/// Copies `name` into `dest`, of the same length, without a call to
+/// `memcpy` for a name of at most 16 bytes: two overlapping words, halves or
+/// bytes, the loads [`name_hash`] makes too.
+#[inline]
+fn put(dest: &mut [u8], name: &[u8]) {
+    let n = name.len();
+    match n {
+        17.. => dest.copy_from_slice(name),
+        8.. => {
+            dest[..8].copy_from_slice(&name[..8]);
+            dest[n - 8..].copy_from_slice(&name[n - 8..]);
+        }
+        4..=7 => {
+            dest[..4].copy_from_slice(&name[..4]);
+            dest[n - 4..].copy_from_slice(&name[n - 4..]);
+        }
+        1..=3 => {
+            dest[0] = name[0];
+            dest[n / 2] = name[n / 2];
+            dest[n - 1] = name[n - 1];
+        }
+        0 => {}
+    }
 }
 
 /// A 32-bit hash of a name for [`Names::seen`], made for the short names
