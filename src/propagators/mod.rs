@@ -720,18 +720,12 @@ impl<'a> Ctx<'a> {
     /// that knows its variables by their place in the block narrows them
     /// without looking them up.
     #[inline(always)]
-    pub(crate) fn quiet_block(&mut self, first: usize) -> Option<QuietBlock<'_>> {
-        match self.quiet {
-            Some(queue) => Some(QuietBlock {
-                fixed: bits_from(self.fixed, first),
-                doms: &mut self.doms[first..],
-                first,
-                marks: self.fixed,
-                queue,
-                masks: self.wakeups.masks,
-            }),
-            _ => None,
-        }
+    pub(crate) fn quiet_block(&mut self, first: usize) -> Option<QuietBlock<'_, 'a>> {
+        self.quiet.map(|queue| QuietBlock {
+            ctx: self,
+            first,
+            queue,
+        })
     }
 
     /// Tells the trace about a narrowing; kept out of line so the common,
@@ -990,27 +984,47 @@ impl Narrow for Quiet<'_, '_> {
 /// The domains of the variables from `first` on, narrowed behind the
 /// quiet door ([`Ctx::quiet_block`]): each narrowing wakes the subscribers
 /// and marks a variable it fixes as [`Quiet::restrict`] does.
-pub(crate) struct QuietBlock<'b> {
-    /// The domains, as raw bits: `doms[k]` is variable `first + k`'s.
-    pub(crate) doms: &'b mut [u64],
-    /// Bit `k` set: variable `first + k` (`k < 64`) was fixed when the
-    /// block was taken.
-    pub(crate) fixed: u64,
+///
+/// Like [`Quiet`], it borrows the context rather than copying its slices
+/// out, so that each is read where it is used: the masks and the fixed
+/// bitset only when a narrowing happens, the state word when the run
+/// reads and writes it (measured: Oz zebra, whose value all-differents run
+/// on such blocks, 50,368 -> 49,823 instructions).
+pub(crate) struct QuietBlock<'c, 'a> {
+    /// The context, whose `quiet` is `Some(queue)`.
+    ctx: &'c mut Ctx<'a>,
+    /// The block's first variable.
     first: usize,
-    /// As [`Quiet`]'s.
-    marks: &'b mut [u64],
-    queue: &'b Cell<u64>,
-    masks: &'b [u64],
+    /// The queue's only word.
+    queue: &'a Cell<u64>,
 }
 
-impl QuietBlock<'_> {
+impl QuietBlock<'_, '_> {
+    /// The domain of variable `first + k`, as raw bits.
+    #[inline(always)]
+    pub(crate) fn dom(&self, k: usize) -> u64 {
+        self.ctx.doms[self.first + k]
+    }
+
+    /// Bit `k` set: variable `first + k` (`k < 64`) is fixed.
+    #[inline(always)]
+    pub(crate) fn fixed(&self) -> u64 {
+        bits_from(self.ctx.fixed, self.first)
+    }
+
+    /// The running propagator's first state word ([`Ctx::first_state_word`]).
+    #[inline(always)]
+    pub(crate) fn first_state_word(&mut self) -> &mut u64 {
+        &mut self.ctx.state[self.ctx.run.0 as usize]
+    }
+
     /// Narrows variable `first + k` from `old`, its domain, to `new`, a
     /// non-empty strict subset of it, and wakes its subscribers.
     #[inline(always)]
     pub(crate) fn narrow(&mut self, k: usize, old: u64, new: u64) {
-        self.doms[k] = new;
         let i = self.first + k;
-        let woken = one_word_woken(self.masks, self.marks, i, old, new);
+        self.ctx.doms[i] = new;
+        let woken = one_word_woken(self.ctx.wakeups.masks, self.ctx.fixed, i, old, new);
         self.queue.set(self.queue.get() | woken);
     }
 }
