@@ -407,7 +407,9 @@ fn window_narrow(
         return;
     }
     block.narrow(k, d, left);
-    if at_most_one(left) {
+    // The test the narrowing made (see `one_word_woken`), so that the two
+    // are one: `left` is not empty.
+    if left & left.wrapping_sub(1) == 0 {
         *clash |= *next & left;
         *next |= left;
         *open &= !(1 << k);
