@@ -391,7 +391,12 @@ fn one_word_woken(masks: &[u64], fixed: &mut [u64], i: usize, old: u64, new: u64
     let Some(&[changed, bounds, on_fixed]) = masks.get(3 * i..3 * i + 3) else {
         unreachable!("every variable has its three buckets")
     };
-    if Domain::from_bits(new).is_fixed() {
+    // `new` is not empty, so one value or less is one value. (Not
+    // `Domain::is_fixed`: here `x & (x - 1) == 0` stays two instructions,
+    // no population count, against its five, and a caller testing its
+    // narrowed domain the same way shares them: Oz zebra 48,841 -> 47,585
+    // instructions, classic zebra 41,165 -> 40,833, 10-queens 0.2% fewer.)
+    if new & new.wrapping_sub(1) == 0 {
         // Bit `i` alone: with at most 64 variables (one word and the
         // spare) a test of the length and one OR, without `i / 64`.
         set_bits_from(fixed, i, 1);
@@ -720,18 +725,12 @@ impl<'a> Ctx<'a> {
     /// that knows its variables by their place in the block narrows them
     /// without looking them up.
     #[inline(always)]
-    pub(crate) fn quiet_block(&mut self, first: usize) -> Option<QuietBlock<'_>> {
-        match self.quiet {
-            Some(queue) => Some(QuietBlock {
-                fixed: bits_from(self.fixed, first),
-                doms: &mut self.doms[first..],
-                first,
-                marks: self.fixed,
-                queue,
-                masks: self.wakeups.masks,
-            }),
-            _ => None,
-        }
+    pub(crate) fn quiet_block(&mut self, first: usize) -> Option<QuietBlock<'_, 'a>> {
+        self.quiet.map(|queue| QuietBlock {
+            ctx: self,
+            first,
+            queue,
+        })
     }
 
     /// Tells the trace about a narrowing; kept out of line so the common,
@@ -990,27 +989,53 @@ impl Narrow for Quiet<'_, '_> {
 /// The domains of the variables from `first` on, narrowed behind the
 /// quiet door ([`Ctx::quiet_block`]): each narrowing wakes the subscribers
 /// and marks a variable it fixes as [`Quiet::restrict`] does.
-pub(crate) struct QuietBlock<'b> {
-    /// The domains, as raw bits: `doms[k]` is variable `first + k`'s.
-    pub(crate) doms: &'b mut [u64],
-    /// Bit `k` set: variable `first + k` (`k < 64`) was fixed when the
-    /// block was taken.
-    pub(crate) fixed: u64,
+///
+/// Like [`Quiet`], it borrows the context rather than copying its slices
+/// out, so that each is read where it is used: the masks and the fixed
+/// bitset only when a narrowing happens, the state word when the run
+/// reads and writes it (measured: Oz zebra, whose value all-differents run
+/// on such blocks, 50,368 -> 49,823 instructions).
+pub(crate) struct QuietBlock<'c, 'a> {
+    /// The context, whose `quiet` is `Some(queue)`.
+    ctx: &'c mut Ctx<'a>,
+    /// The block's first variable.
     first: usize,
-    /// As [`Quiet`]'s.
-    marks: &'b mut [u64],
-    queue: &'b Cell<u64>,
-    masks: &'b [u64],
+    /// The queue's only word.
+    queue: &'a Cell<u64>,
 }
 
-impl QuietBlock<'_> {
+impl QuietBlock<'_, '_> {
+    /// The domain of variable `first + k`, as raw bits.
+    #[inline(always)]
+    pub(crate) fn dom(&self, k: usize) -> u64 {
+        self.ctx.doms[self.first + k]
+    }
+
+    /// The domains of the variables from `first` on, as raw bits.
+    #[inline(always)]
+    pub(crate) fn doms(&self) -> &[u64] {
+        &self.ctx.doms[self.first..]
+    }
+
+    /// Bit `k` set: variable `first + k` (`k < 64`) is fixed.
+    #[inline(always)]
+    pub(crate) fn fixed(&self) -> u64 {
+        bits_from(self.ctx.fixed, self.first)
+    }
+
+    /// The running propagator's first state word ([`Ctx::first_state_word`]).
+    #[inline(always)]
+    pub(crate) fn first_state_word(&mut self) -> &mut u64 {
+        &mut self.ctx.state[self.ctx.run.0 as usize]
+    }
+
     /// Narrows variable `first + k` from `old`, its domain, to `new`, a
     /// non-empty strict subset of it, and wakes its subscribers.
     #[inline(always)]
     pub(crate) fn narrow(&mut self, k: usize, old: u64, new: u64) {
-        self.doms[k] = new;
         let i = self.first + k;
-        let woken = one_word_woken(self.masks, self.marks, i, old, new);
+        self.ctx.doms[i] = new;
+        let woken = one_word_woken(self.ctx.wakeups.masks, self.ctx.fixed, i, old, new);
         self.queue.set(self.queue.get() | woken);
     }
 }

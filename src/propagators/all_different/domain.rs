@@ -184,11 +184,11 @@ impl AllDifferentDomain {
         let Some(mut block) = ctx.quiet_block(first) else {
             return self.filter_small(ctx);
         };
-        let mut dom = match block.doms.first_chunk::<8>() {
+        let mut dom = match block.doms().first_chunk::<8>() {
             Some(&eight) => eight,
-            None => padded(block.doms),
+            None => padded(block.doms()),
         };
-        let fixed = block.fixed & all;
+        let fixed = block.fixed() & all;
         let mut open = !fixed & all;
         // Phase 1 and 2 as in `filter`; the state is written last (on a
         // conflict it is thrown away with the domains).
@@ -204,7 +204,7 @@ impl AllDifferentDomain {
         // `QuietBlock::narrow` asks: no lookup of the variable and no
         // conflict test, and the block's domain is the old one to compare.
         for k in ones(narrowed) {
-            let old = block.doms[k];
+            let old = block.dom(k);
             block.narrow(k, old, dom[k & 7]);
         }
         *ctx.first_state_word() = state;
