@@ -482,13 +482,8 @@ mod tests {
             let n = 3 + rng.below(6);
             let first = rng.below(4);
             let m = first + n + rng.below(3);
-            let p = AllDifferentDomain {
-                vars: group_in_order(first, n),
-                offsets: Box::default(),
-                repeats: false,
-                shifted: false,
-                in_order: true,
-            };
+            let p = AllDifferentDomain::new(group_in_order(first, n), Box::default());
+            assert!(p.in_order, "at most eight variables, in order, unshifted");
             // The same group, read domain by domain.
             let by_domain = AllDifferentDomain {
                 in_order: false,
@@ -571,13 +566,8 @@ mod tests {
             let first = rng.below(6);
             let m = first + n + rng.below(4);
             short += usize::from(m - first < 8);
-            let p = AllDifferentDomain {
-                vars: group_in_order(first, n),
-                offsets: Box::default(),
-                repeats: false,
-                shifted: false,
-                in_order: true,
-            };
+            let p = AllDifferentDomain::new(group_in_order(first, n), Box::default());
+            assert!(p.in_order, "at most eight variables, in order, unshifted");
             let mut doms: Vec<u64> = (0..m)
                 .map(|_| match rng.below(3) {
                     0 => 1 << (1 + rng.below(n + 1)),
