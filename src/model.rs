@@ -1098,9 +1098,9 @@ pub(crate) struct Names {
     /// Bit `h % 1024` of [`name_hash`] `h` for each of the first
     /// [`Names::SCAN`] names: a name whose bit is clear is not among them.
     seen: [u64; 16],
-    /// Empty while there are at most [`Names::SCAN`] names; then the
-    /// indices of all of them, hashed by name with `hasher`. Only looked
-    /// up, never iterated.
+    /// Empty until a name past the first [`Names::SCAN`] is offered; then
+    /// the indices of all the names, hashed by name with `hasher`. Only
+    /// looked up, never iterated.
     by_name: HashTable<u32>,
     /// The table's hasher, randomly seeded (a large model's names may come
     /// from anyone), made with the table.
@@ -1377,8 +1377,11 @@ impl Names {
         let (text, ends) = store.parts();
         let rehash = |&i: &u32| hasher.hash_one(slice(text, ends, i as usize));
         let name = name.as_bytes();
-        if ends.len() == Names::SCAN {
-            // The first name past the filter: index all the others.
+        if by_name.is_empty() {
+            // The first name past the filter (since the names were
+            // cleared): index all the others. (Not "32 names so far": a
+            // name refused then leaves them 32, and the next one would
+            // index them all again.)
             by_name.reserve(2 * Names::SCAN, rehash);
             for i in 0..Names::SCAN as u32 {
                 by_name.insert_unique(rehash(&i), i, rehash);
@@ -1765,6 +1768,27 @@ mod tests {
             }
             assert_eq!(m.len(), declared.len());
         }
+    }
+
+    #[test]
+    fn names_refused_at_the_scan_limit_index_the_others_once() {
+        // Exactly `SCAN` names, then a taken one offered again and again
+        // (each offer goes to the hash table, and is refused), then a
+        // fresh one: the table holds each name once.
+        let mut m = Model::new();
+        for i in 0..Names::SCAN {
+            m.int_var(&name(i), 0, 1).expect("fresh");
+        }
+        for _ in 0..10 {
+            assert_eq!(
+                m.int_var(&name(3), 0, 1),
+                Err(ModelError::DuplicateName { name: name(3) })
+            );
+        }
+        let last = m.int_var(&name(Names::SCAN), 0, 1).expect("fresh");
+        assert_eq!(m.names.by_name.len(), Names::SCAN + 1);
+        assert_eq!(m.var(&name(Names::SCAN)), Ok(last));
+        assert_eq!(m.var(&name(3)).map(VarId::index), Ok(3));
     }
 
     #[test]
