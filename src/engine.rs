@@ -89,12 +89,15 @@ pub struct Engine {
     /// The number of constraints in the model (a constraint simplified
     /// away has no propagator).
     constraints: usize,
-    /// Bucket boundaries into `wake_list`, three buckets a variable:
+    /// With lists (more than [`MASK_WORDS`] queue words; else left as the
+    /// last such build left them, and never read): bucket boundaries into
+    /// `wake_list`, three buckets a variable:
     /// variable `x`'s `Changed` subscribers are `wake_list[b[3x]..b[3x+1]]`,
     /// `Bounds` ones `..b[3x+2]`, `Fixed` ones `..b[3x+3]`, so that an event
     /// wakes a prefix of the variable's list.
     wake_bounds: Vec<u32>,
-    /// Propagator ids, grouped by variable and event as `wake_bounds` says.
+    /// With lists: propagator ids, grouped by variable and event as
+    /// `wake_bounds` says.
     wake_list: Vec<u32>,
     /// The engine's bitsets and subscriber masks, in one buffer (one
     /// allocation a build). First [`BITSETS`] bitsets over propagator ids,
@@ -300,8 +303,8 @@ impl Engine {
         }
         let next_word = placing.next_word;
         self.subs.take_masks(&mut self.bits);
-        if dear < self.props.len() {
-            self.find_subsumed(model, linear, dear, defer);
+        if defer {
+            self.find_subsumed(model, linear, dear);
         }
         next_word as usize
     }
@@ -378,7 +381,7 @@ impl Engine {
             self.wake_bounds[0] = 0;
         }
         if dear < self.props.len() {
-            self.find_subsumed(model, linear, dear, defer);
+            self.find_subsumed(model, linear, dear);
         }
         next_word as usize
     }
@@ -415,19 +418,20 @@ impl Engine {
     /// propagator, and takes it out of the enabled bitset and (with masks)
     /// the subscribed one: it subscribes only when first enabled, as while
     /// its all-different runs it never is, and a build often serves a
-    /// search of a few nodes. With `deferred` (masks, and some domain
-    /// all-different), the each-value-helds have not subscribed yet: those
-    /// not subsumed subscribe here. The linear class (each-value-helds
+    /// search of a few nodes. With masks, the each-value-helds have not
+    /// subscribed yet (the placing deferred it, as there is some domain
+    /// all-different): those not subsumed subscribe here. The linear class (each-value-helds
     /// among them) starts at propagator `linear`, the dearest (domain
     /// all-differents among them, the last propagators) at `dear`, both
     /// in posting order; there is at least one of the dearest class.
-    fn find_subsumed(&mut self, model: &Model, linear: usize, dear: usize, deferred: bool) {
+    fn find_subsumed(&mut self, model: &Model, linear: usize, dear: usize) {
         let (cheap, dear_props) = self.props.split_at_mut(dear);
         let domains = model.domains();
         let words = self.words;
-        // The bitsets a subsumed one leaves: the enabled one, and with masks
-        // the subscribed one (with lists, the enabled one twice).
-        let sets = if words <= MASK_WORDS { [1, 3] } else { [1, 1] };
+        // With masks (the each-value-helds' subscriptions deferred), a
+        // subsumed one leaves the enabled and the subscribed bitsets (1 and
+        // 3), once the masks are back; with lists, the enabled one, now.
+        let deferred = words <= MASK_WORDS;
         if deferred {
             self.subs.write_masks(&mut self.bits, self.masks_at, words);
         }
@@ -448,7 +452,7 @@ impl Engine {
                 .zip(&mut keys)
                 .all(|(slot, key)| match &slot.prop {
                     AnyPropagator::AllDifferentDomain(all) if all.in_order => {
-                        *key = (all.vars[0].index() as u64) << 8 | all.vars.len() as u64;
+                        *key = group_key(all.vars[0].index(), all.vars.len());
                         true
                     }
                     AnyPropagator::AllDifferentDomain(all) => all.shifted || all.repeats,
@@ -464,9 +468,7 @@ impl Engine {
                 if deferred {
                     off[p / 64] |= 1 << (p % 64);
                 } else {
-                    for set in sets {
-                        self.bits[set * words + p / 64] &= !(1 << (p % 64));
-                    }
+                    self.bits[words + p / 64] &= !(1 << (p % 64));
                 }
             } else if deferred {
                 self.subs.begin(p as u32);
@@ -476,7 +478,7 @@ impl Engine {
         if deferred {
             self.subs.take_masks(&mut self.bits);
             for (w, &off) in off[..words].iter().enumerate() {
-                for set in sets {
+                for set in [1, 3] {
                     self.bits[set * words + w] &= !off;
                 }
             }
@@ -558,37 +560,8 @@ impl Engine {
     /// as it was, if no value would be left.
     #[inline]
     pub fn restrict(&mut self, x: VarId, keep: Domain) -> bool {
-        let i = x.index();
-        let old = self.state[..self.vars][i];
-        let new = old & keep.bits();
-        if new == 0 {
-            return false;
-        }
-        if new != old {
-            self.state[i] = new;
-            let (queue, _, weak, masks) = split_bits(
-                &mut self.bits,
-                self.words,
-                self.fixed_words,
-                self.masks_at,
-                self.masks,
-            );
-            let wakeups = Wakeups {
-                masks,
-                bounds: &self.wake_bounds,
-                list: &self.wake_list,
-                weak,
-            };
-            let fixed = &mut self.state[self.vars..][..self.fixed_words];
-            wakeups.wake(
-                Cell::from_mut(queue).as_slice_of_cells(),
-                fixed,
-                i,
-                old,
-                new,
-            );
-        }
-        true
+        let (state, mut running) = self.running();
+        running.restrict(state, x, keep)
     }
 
     /// Runs queued propagators until none is queued (a fixpoint) or one fails.
@@ -614,25 +587,8 @@ impl Engine {
         &mut self,
         observer: &mut O,
     ) -> Result<(), ConstraintId> {
-        self.decide_observed(None, observer)
-    }
-
-    /// Narrows `x` to the values also in `keep` when `decision` is
-    /// `Some((x, keep))`, as [`Engine::restrict`] does (a narrowing that
-    /// would leave no value changes nothing), then propagates as
-    /// [`Engine::propagate_observed`] (see [`Running::decide`]).
-    ///
-    /// # Errors
-    ///
-    /// As [`Engine::propagate`].
-    #[inline(always)]
-    pub(crate) fn decide_observed<O: Observer>(
-        &mut self,
-        decision: Option<(VarId, Domain)>,
-        observer: &mut O,
-    ) -> Result<(), ConstraintId> {
         let (state, mut running) = self.running();
-        running.decide(state, decision, observer)
+        running.decide(state, None, observer)
     }
 
     /// The current state ([`Engine::state_len`] words) and the parts of the
@@ -945,7 +901,8 @@ impl Running<'_> {
         &state[..self.vars]
     }
 
-    /// The fixed-variable bitset in `state` (as `Engine::fixed_bits`).
+    /// The fixed-variable bitset in `state`: bit `i` set when variable `i`
+    /// has one value.
     #[inline(always)]
     pub(crate) fn fixed_bits<'s>(&self, state: &'s [u64]) -> &'s [u64] {
         &state[self.vars..self.vars + self.fixed_words]
@@ -958,8 +915,9 @@ impl Running<'_> {
         VarId::new(self.model, i as u32)
     }
 
-    /// Narrows `x` to the values also in `keep` in `state`, as
-    /// [`Engine::restrict`] does in the engine's state.
+    /// Narrows `x` to the values also in `keep` in `state`, queuing its
+    /// subscribers. Returns false, leaving the domain as it was, if no value
+    /// would be left. ([`Engine::restrict`] is this on the engine's state.)
     #[inline(always)]
     pub(crate) fn restrict(&mut self, state: &mut [u64], x: VarId, keep: Domain) -> bool {
         let i = x.index();
@@ -1144,6 +1102,10 @@ fn subsumed_by(
     keys: Option<&[u64]>,
 ) -> Option<usize> {
     let vars = &held.vars;
+    // As many values as variables, first: it costs nothing to test.
+    if held.values.size() as usize != vars.len() {
+        return None;
+    }
     // The same variables, none twice: two groups in declaration order
     // from the same variable (found by key, when `keys` serve: see
     // `Engine::find_subsumed`); or the same list, which the all-different
@@ -1151,7 +1113,7 @@ fn subsumed_by(
     // as many variables, each in the group.
     let by = match (keys, held.first) {
         (Some(keys), Some(first)) => {
-            let key = u64::from(first) << 8 | vars.len() as u64;
+            let key = group_key(first as usize, vars.len());
             keys.iter().position(|&k| k == key)
         }
         _ => dear.iter().position(|slot| match &slot.prop {
@@ -1181,8 +1143,15 @@ fn subsumed_by(
             .iter()
             .fold(Domain::EMPTY, |d, &x| d | domains[x.index()]),
     };
-    (held.values.size() as usize == vars.len() && initial - held.values == Domain::EMPTY)
-        .then_some(by)
+    (initial - held.values == Domain::EMPTY).then_some(by)
+}
+
+/// The key by which an each-value-held in order finds the domain
+/// all-different in order on the same variables (see
+/// [`Engine::find_subsumed`]): its first variable and its length.
+#[inline(always)]
+fn group_key(first: usize, len: usize) -> u64 {
+    (first as u64) << 8 | len as u64
 }
 
 /// Pushes the slots of propagators onto an engine's list as [`build`]
