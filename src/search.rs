@@ -343,10 +343,11 @@ enum Opened {
 /// What the search does next, kept between steps.
 #[derive(Clone, Copy, Debug)]
 enum Next {
-    /// Apply `decision` to `parent`'s state, in the first level of the
-    /// solver's slab, then propagate and classify the node it reaches.
+    /// Apply `decision` to the state in the first level of the solver's
+    /// slab (the root's, or the parent's of a subtree a parallel count
+    /// hands out), then propagate and classify the node it reaches. The
+    /// search starts there, so the node has no parent in the tree.
     Visit {
-        parent: Option<NodeId>,
         decision: Option<Branch>,
         depth: u32,
     },
@@ -382,7 +383,9 @@ enum Next {
 pub struct Solver {
     engine: Engine,
     names: Arc<Names>,
-    /// Saved states, `engine.state_len()` words a frame.
+    /// The search's states, `engine.state_len()` words a level: one level
+    /// for each open choice (`frames`), and the node being opened above
+    /// them (see [`Solver::step`]).
     slab: Vec<u64>,
     frames: Vec<Frame>,
     next: Next,
@@ -522,7 +525,10 @@ impl Solver {
         self.stats
     }
 
-    /// Resets the engine and the counters for a new search.
+    /// Starts a new search: the root's state goes to the slab's first
+    /// level, the propagators are queued again and the counters cleared.
+    /// The engine's own state is left as it is (the search works in the
+    /// slab, and copies the last node opened back when a step ends).
     fn start(&mut self, options: &SearchOptions) {
         self.frames.clear();
         let width = self.engine.state_len();
@@ -540,7 +546,6 @@ impl Solver {
         self.options = *options;
         self.started = options.time_limit.map(|_| Instant::now());
         self.next = Next::Visit {
-            parent: None,
             decision: None,
             depth: 0,
         };
@@ -601,11 +606,7 @@ impl Solver {
         // from the state at level `at`, its depth; or, with `backtrack`, the
         // right branch of the innermost open choice.
         let (mut parent, mut decision, mut depth, mut backtrack) = match next {
-            Next::Visit {
-                parent,
-                decision,
-                depth,
-            } => (parent, decision, depth, false),
+            Next::Visit { decision, depth } => (None, decision, depth, false),
             _ => (None, None, 0, true),
         };
         let result = loop {

@@ -299,14 +299,15 @@ impl Solver {
             self.frames.clear();
             self.stats = Stats::default();
             // The parent's state, where the search opens the subtree's
-            // root (see `Solver::step`); the engine holds it too, with an
-            // empty queue.
+            // root (see `Solver::step`, which works in the slab). Restoring
+            // it in the engine empties the queue for the subtree's first
+            // decision (the engine's copy of the state is only a view,
+            // which the step overwrites when it ends).
             let parent = &work.states[subtree.state..subtree.state + width];
             self.engine.restore(parent);
             self.slab[..width].copy_from_slice(parent);
             // The first step applies the decision.
             self.next = Next::Visit {
-                parent: None,
                 decision: Some(subtree.decision),
                 depth: subtree.depth,
             };
