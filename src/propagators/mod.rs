@@ -379,9 +379,11 @@ fn mark_event(fixed: &mut [u64], i: usize, new: u64, moved: impl FnOnce() -> boo
 /// difference, and the bounds are not looked at (in the Oz zebra, about
 /// half the narrowings behind the quiet door leave the variable open).
 ///
-/// Used by the quiet door alone ([`Quiet`], [`QuietBlock`]): through
-/// [`Ctx::restrict`] (the domain all-different, each-value-held) the extra
-/// reads measured a little dearer than the bounds test they save.
+/// Used by the quiet door alone ([`Quiet`], [`QuietBlock`]), which the
+/// untraced runs with a one-word queue take (the small propagators, both
+/// all-differents, the search's decisions). [`Ctx::restrict`] (traced runs,
+/// queues of several words, each-value-held) keeps [`mark_event`]: there
+/// the extra reads measured a little dearer than the bounds test they save.
 #[inline(always)]
 fn one_word_woken(masks: &[u64], fixed: &mut [u64], i: usize, old: u64, new: u64) -> u64 {
     // One bounds test for the three buckets. (While the quiet door copied
@@ -575,15 +577,16 @@ pub(crate) struct Block<'b> {
 /// Every narrowing goes through [`Ctx::restrict`] (the other methods wrap
 /// it), which schedules the subscribers of the changed variable and tells the
 /// trace, so a propagator never mentions either. (The built-in propagators
-/// of one or two variables and the small value all-differents narrow
-/// through an untraced twin of it when no trace records.)
+/// of one or two variables, both all-differents and the search's decisions
+/// narrow through an untraced twin of it, `Ctx::quiet`, when no trace
+/// records and the queue is one word.)
 pub struct Ctx<'a> {
     /// The current domains, as raw bits, indexed by variable.
     doms: &'a mut [u64],
     /// Bit `i` set: variable `i` is fixed (its domain has one value). Kept
     /// by [`Ctx::restrict`], so a propagator finds its fixed variables
     /// without reading their domains. One word longer than the variables
-    /// need, the last always zero (see [`Ctx::fixed_range`]).
+    /// need, the last always zero (see [`fixed_words`]).
     fixed: &'a mut [u64],
     /// Every propagator's state words; the running one's are `state[run]`.
     state: &'a mut [u64],
@@ -818,9 +821,12 @@ impl<'a> Ctx<'a> {
     /// set when variable `first + k` is fixed.
     #[inline(always)]
     pub(crate) fn fixed_range(&self, first: usize, n: usize) -> u64 {
-        // Without `bits_from`'s one-word test: in the domain all-different
-        // (its main user) that test cost more than it saved, by the code
-        // LLVM laid out around it (classic zebra, 42 instructions a solve).
+        // Without `bits_from`'s one-word test, which cost more than it
+        // saved (classic zebra, 42 instructions a solve) when the domain
+        // all-different's untraced runs read their fixed positions here.
+        // They now read them through `QuietBlock::fixed`; this serves the
+        // runs that cannot take the quiet door and the value
+        // all-different's scans.
         bits_from_words(self.fixed, first) & (u64::MAX >> (64 - n))
     }
 
@@ -960,7 +966,7 @@ pub(crate) struct Quiet<'c, 'a> {
 impl Narrow for Quiet<'_, '_> {
     #[inline(always)]
     fn dom(&self, x: VarId) -> Domain {
-        Domain::from_bits(self.ctx.doms[x.index()])
+        self.ctx.dom(x)
     }
 
     /// As [`Ctx::restrict`], which wakes and marks the same way.
@@ -982,7 +988,7 @@ impl Narrow for Quiet<'_, '_> {
 
     #[inline(always)]
     fn first_state_word(&mut self) -> &mut u64 {
-        &mut self.ctx.state[self.ctx.run.0 as usize]
+        self.ctx.first_state_word()
     }
 }
 
@@ -1026,7 +1032,7 @@ impl QuietBlock<'_, '_> {
     /// The running propagator's first state word ([`Ctx::first_state_word`]).
     #[inline(always)]
     pub(crate) fn first_state_word(&mut self) -> &mut u64 {
-        &mut self.ctx.state[self.ctx.run.0 as usize]
+        self.ctx.first_state_word()
     }
 
     /// Narrows variable `first + k` from `old`, its domain, to `new`, a

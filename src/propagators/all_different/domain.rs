@@ -32,8 +32,9 @@ pub(crate) struct AllDifferentDomain {
     pub(crate) shifted: bool,
     /// At most eight variables, `first..first + n` in order, unshifted:
     /// a run reads their domains as one slice and the fixed ones from the
-    /// engine's fixed-variable bitset, and an untraced run narrows them in
-    /// that slice (see [`AllDifferentDomain::filter_block`]).
+    /// engine's fixed-variable bitset, and a run that takes the quiet door
+    /// (untraced, a one-word queue) narrows them in that slice (see
+    /// [`AllDifferentDomain::filter_block`]).
     pub(crate) in_order: bool,
 }
 
@@ -91,8 +92,9 @@ impl AllDifferentDomain {
         if N == 8 && self.in_order {
             // Variables `first..first + n`, unshifted, none twice: the
             // domains are one slice, and the fixed ones are read from the
-            // engine's fixed-variable bitset. (A traced run: the others
-            // take `filter_block`.)
+            // engine's fixed-variable bitset. (A run that cannot take the
+            // quiet door, traced or with a queue of several words: the
+            // others take `filter_block`.)
             let first = self.vars[0].index();
             for (d, bits) in dom.iter_mut().zip(ctx.block_ref(first, n)) {
                 *d = bits;
@@ -159,7 +161,8 @@ impl AllDifferentDomain {
 impl AllDifferentDomain {
     /// [`Self::filter`] for a group of eight or fewer, out of line: for the
     /// runs of a group in order that [`Self::filter_block`] leaves (those
-    /// a trace records).
+    /// that cannot take the quiet door: traced, or with a queue of several
+    /// words).
     #[inline(never)]
     fn filter_small(&self, ctx: &mut Ctx<'_>) -> Propagation {
         self.filter::<8>(ctx)
@@ -269,6 +272,7 @@ fn remove_fixed_values<const N: usize>(
 ) -> Result<u64, Conflict> {
     // Positions are below `N`, a power of two: `& (N - 1)` spares the
     // bounds checks.
+    const { assert!(N.is_power_of_two(), "a tier's size is a power of two") };
     let at = |i: usize| i & (N - 1);
     let mut narrowed = 0u64;
     while fresh != 0 {

@@ -180,8 +180,9 @@ pub(super) fn consistent<const N: usize>(
 /// s` positions each, which fails the count that rules out a Hall set of
 /// `s` positions.
 ///
-/// Always inlined: with two callers LLVM kept it out of line, a call and
-/// its register saves in most runs of a puzzle's groups.
+/// Always inlined: called from `settle8`, itself inlined in two places,
+/// LLVM kept it out of line, a call and its register saves in most runs of
+/// a puzzle's groups.
 #[inline(always)]
 pub(super) fn permutation8(
     dom: &mut [u64; 8],

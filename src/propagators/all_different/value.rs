@@ -156,15 +156,8 @@ impl AllDifferentValue {
         match source {
             // Position k is variable `base + k`.
             IN_ORDER => ctx.fixed_range(base, self.vars.len()) & open,
-            WINDOW => {
-                // Bit k of `fixed`: variable `base + k` is fixed.
-                let fixed = ctx.fixed_range(base, 64);
-                let mut fresh = 0u64;
-                for i in ones(open) {
-                    fresh |= (fixed >> (self.vars[i].index() - base) & 1) << i;
-                }
-                fresh
-            }
+            // Bit k of the read: variable `base + k` is fixed.
+            WINDOW => self.positions_of(ctx.fixed_range(base, 64), open),
             _ => {
                 // Scattered over more than 64 variables: a domain at a time.
                 let mut fresh = 0u64;
@@ -195,7 +188,7 @@ impl AllDifferentValue {
         // variables handled instead: see `window_pass`.)
         let handled = *ctx.first_state_word();
         let mut open = if SOURCE == WINDOW {
-            self.open_positions(handled)
+            self.positions_of(!handled, all)
         } else {
             !handled & all
         };
@@ -458,6 +451,9 @@ const ANY_GROUP: u8 = 0;
 /// group is in order), ...
 const IN_ORDER: u8 = 1;
 /// ... from one read of the fixed bits of a window of 64 variables, or ...
+/// (Where it is the `SOURCE` given, not one [`ANY_GROUP`] resolves to, it
+/// also means the group runs as `Run::OnePassWindow`, whose state word
+/// holds the variables handled, not the positions: see `one_pass`.)
 const WINDOW: u8 = 2;
 /// ... from each open position's domain.
 const DOMAINS: u8 = 3;
@@ -726,20 +722,23 @@ impl AllDifferentValue {
         unreachable!("some open domain held only taken values")
     }
 
-    /// The positions open (not handled) by the state word `handled` of a
-    /// group run as `Run::OnePassWindow` (bit k: variable `base + k`
-    /// handled).
-    fn open_positions(&self, handled: u64) -> u64 {
+    /// The positions among `among` of a group in a window whose variables
+    /// have their bit set in `by_variable` (bit k: variable `base + k`,
+    /// `base` the window's first): the fixed ones from the fixed bits, the
+    /// open ones from the complement of a `Run::OnePassWindow` state word.
+    #[inline(always)]
+    fn positions_of(&self, by_variable: u64, among: u64) -> u64 {
         let base = self.window.unwrap_or(0) as usize;
-        let mut open = 0u64;
-        for (i, x) in self.vars.iter().enumerate() {
-            open |= (!handled >> (x.index() - base) & 1) << i;
+        let mut positions = 0u64;
+        for i in ones(among) {
+            positions |= (by_variable >> (self.vars[i].index() - base) & 1) << i;
         }
-        open
+        positions
     }
 
     /// The state word of a group run as `Run::OnePassWindow` whose
-    /// positions `open` are open: its other variables handled.
+    /// positions `open` are open: its other variables handled (the inverse
+    /// of [`Self::positions_of`]).
     fn variables_handled(&self, open: u64) -> u64 {
         let base = self.window.unwrap_or(0) as usize;
         let mut handled = 0u64;
@@ -1014,7 +1013,9 @@ mod tests {
                     p.group,
                 );
                 let handled = if small == Run::OnePassWindow {
-                    !p.open_positions(one[0]) & (u64::MAX >> (64 - n))
+                    let all = u64::MAX >> (64 - n);
+                    // The positions of the variables handled.
+                    p.positions_of(one[0], all)
                 } else {
                     one[0]
                 };
