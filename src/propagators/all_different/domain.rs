@@ -300,15 +300,24 @@ fn remove_fixed_values<const N: usize>(
     let at = |i: usize| i & (N - 1);
     let mut narrowed = 0u64;
     while fresh != 0 {
-        let (mut taken, mut clash) = (0u64, 0u64);
-        for i in ones(fresh) {
-            clash |= taken & dom[at(i)];
-            taken |= dom[at(i)];
-        }
-        // Two fixed positions on one value.
-        if clash != 0 {
-            return Err(Conflict);
-        }
+        // One fresh position (most rounds of a search: its last decision
+        // fixed it, or the last round did): its value, with nothing to
+        // clash with and no loop (classic zebra 36,501 -> 36,130
+        // instructions, the Oz zebra at domain strength 57,368 -> 56,449).
+        let taken = if fresh & fresh.wrapping_sub(1) == 0 {
+            dom[at(fresh.trailing_zeros() as usize)]
+        } else {
+            let (mut taken, mut clash) = (0u64, 0u64);
+            for i in ones(fresh) {
+                clash |= taken & dom[at(i)];
+                taken |= dom[at(i)];
+            }
+            // Two fixed positions on one value.
+            if clash != 0 {
+                return Err(Conflict);
+            }
+            taken
+        };
         let mut empty = false;
         fresh = 0;
         // Position by position with its bit at hand, so that a flag is set
