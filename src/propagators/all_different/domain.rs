@@ -335,7 +335,12 @@ fn remove_fixed_values<const N: usize>(
                 narrowed |= bit;
             }
             empty |= left == 0;
-            if at_most_one(left) {
+            // At most one value left (none fails below). The plain test,
+            // not `at_most_one`: it stays in this block as a conditional
+            // move, three instructions against seven (classic zebra
+            // 36,130 -> 35,938, the Oz zebra at domain strength 56,449 ->
+            // 55,894).
+            if left & left.wrapping_sub(1) == 0 {
                 fresh |= bit;
             }
         }
