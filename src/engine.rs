@@ -451,7 +451,7 @@ impl Engine {
                 .iter()
                 .zip(&mut keys)
                 .all(|(slot, key)| match &slot.prop {
-                    AnyPropagator::AllDifferentDomain(all) if all.in_order => {
+                    AnyPropagator::AllDifferentDomain(all) if all.in_order() => {
                         *key = group_key(all.vars[0].index(), all.vars.len());
                         true
                     }
@@ -1122,7 +1122,7 @@ fn subsumed_by(
                 group.len() == vars.len()
                     && !all.shifted
                     && !all.repeats
-                    && match (all.in_order, held.first) {
+                    && match (all.in_order(), held.first) {
                         (true, Some(first)) => group[0].index() == first as usize,
                         _ => {
                             Arc::ptr_eq(group, vars)
