@@ -794,14 +794,17 @@ impl Engine {
         // (which holds the `Changed` subscribers too) is not empty.
         if words == 1 {
             // One mask word a bucket, three buckets a variable: a weak word
-            // from 64 variables' buckets (none for the spare last word).
+            // from 64 variables' buckets (none for the spare last word),
+            // shifted in from the last variable down: with each bit placed
+            // at `x` instead, the loop kept an index beside the pointer
+            // (measured: a classic zebra build 69 instructions more).
             let mut chunks = masks[..self.masks].chunks(3 * 64);
             for word in weak.iter_mut() {
                 let buckets = chunks.next().unwrap_or_default();
                 *word = buckets
                     .chunks_exact(3)
-                    .enumerate()
-                    .fold(0, |w, (x, b)| w | u64::from(b[1] != 0) << x);
+                    .rev()
+                    .fold(0, |w, b| w << 1 | u64::from(b[1] != 0));
             }
             return;
         }
