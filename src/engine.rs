@@ -459,7 +459,10 @@ impl Engine {
                     _ => true,
                 });
         let keys = keyed.then(|| &keys[..dear_props.len()]);
-        for (p, slot) in cheap.iter_mut().enumerate().skip(linear) {
+        // Numbered from `linear` by a range, not by `enumerate().skip()`,
+        // whose skip test stays in the loop (measured: a classic zebra
+        // build 32 instructions fewer).
+        for (p, slot) in (linear..).zip(&mut cheap[linear..]) {
             let AnyPropagator::EachValueHeld(held) = &slot.prop else {
                 continue;
             };
@@ -794,14 +797,17 @@ impl Engine {
         // (which holds the `Changed` subscribers too) is not empty.
         if words == 1 {
             // One mask word a bucket, three buckets a variable: a weak word
-            // from 64 variables' buckets (none for the spare last word).
+            // from 64 variables' buckets (none for the spare last word),
+            // shifted in from the last variable down: with each bit placed
+            // at `x` instead, the loop kept an index beside the pointer
+            // (measured: a classic zebra build 69 instructions more).
             let mut chunks = masks[..self.masks].chunks(3 * 64);
             for word in weak.iter_mut() {
                 let buckets = chunks.next().unwrap_or_default();
                 *word = buckets
                     .chunks_exact(3)
-                    .enumerate()
-                    .fold(0, |w, (x, b)| w | u64::from(b[1] != 0) << x);
+                    .rev()
+                    .fold(0, |w, b| w << 1 | u64::from(b[1] != 0));
             }
             return;
         }
@@ -1103,7 +1109,7 @@ fn subsumed_by(
 ) -> Option<usize> {
     let vars = &held.vars;
     // As many values as variables, first: it costs nothing to test.
-    if held.values.size() as usize != vars.len() {
+    if !has_size(held.values, vars.len()) {
         return None;
     }
     // The same variables, none twice: two groups in declaration order
@@ -1144,6 +1150,24 @@ fn subsumed_by(
             .fold(Domain::EMPTY, |d, &x| d | domains[x.index()]),
     };
     (initial - held.values == Domain::EMPTY).then_some(by)
+}
+
+/// Whether `d` holds `n` values. A range of values (a puzzle's `1..=n`, as
+/// most each-value-helds hold) is measured by its ends, in a few
+/// instructions, where [`Domain::size`]'s population count takes a dozen
+/// on the default target; any other set is counted. Measured: a classic
+/// zebra build (five each-value-helds) 84 instructions fewer.
+#[inline(always)]
+fn has_size(d: Domain, n: usize) -> bool {
+    let bits = d.bits();
+    // The set shifted down to bit 0 (zero stays zero): a range is then a
+    // run of ones from bit 0, which adding one clears.
+    let run = bits.wrapping_shr(bits.trailing_zeros());
+    if run & run.wrapping_add(1) == 0 {
+        (u64::BITS - run.leading_zeros()) as usize == n
+    } else {
+        d.size() as usize == n
+    }
 }
 
 /// The key by which an each-value-held in order finds the domain
@@ -1782,6 +1806,28 @@ mod tests {
                 }
                 assert_eq!(engine.set_enabled(c, true), has);
                 assert_eq!(engine.is_enabled(c), has);
+            }
+        }
+    }
+
+    #[test]
+    fn has_size_counts_ranges_and_other_sets_alike() {
+        let sets = [
+            0,
+            1,
+            1 << 63,
+            u64::MAX,
+            u64::MAX - 1,
+            u64::MAX >> 1,
+            0b11_1110,
+            0b10_1110,
+            0b1001,
+            0xF0F0,
+        ];
+        for bits in sets {
+            let d = Domain::from_bits(bits);
+            for n in 0..=65 {
+                assert_eq!(has_size(d, n), d.size() as usize == n, "{bits:#x} {n}");
             }
         }
     }

@@ -501,10 +501,21 @@ pub(crate) fn fixed_words(vars: usize) -> usize {
 /// The fixed-variable bitset of `doms`: bit `i` set when `doms[i]` has one
 /// value, in [`fixed_words`] words.
 pub(crate) fn fixed_bits(doms: &[u64], into: &mut [u64]) {
-    into.fill(0);
-    for (word, doms) in into.iter_mut().zip(doms.chunks(64)) {
-        *word = doms.iter().enumerate().fold(0, |w, (i, &d)| {
-            w | u64::from(Domain::from_bits(d).is_fixed()) << i
+    // Each word written once, the spare one too (a `fill(0)` first is a
+    // `memset` call).
+    let mut chunks = doms.chunks(64);
+    for word in into {
+        // One value is a power of two, which LLVM tests as `d ^ (d - 1) >
+        // d - 1` (three instructions, where `Domain::is_fixed`'s shift
+        // takes five; zero, an empty domain, is none); and the bits shifted
+        // in from the last domain down, not placed at `i`, so that the loop
+        // is not vectorized (SSE2 has no unsigned 64-bit compare).
+        // Measured, with the `memset` gone: a classic zebra build (25
+        // variables) 111 instructions fewer, of 7,448.
+        *word = chunks.next().map_or(0, |doms| {
+            doms.iter()
+                .rev()
+                .fold(0, |w, &d| w << 1 | u64::from(d.is_power_of_two()))
         });
     }
 }
