@@ -145,7 +145,8 @@ pub struct Engine {
 #[repr(C)]
 struct Slot {
     prop: AnyPropagator,
-    /// Runs `prop` (its kind's function, chosen once).
+    /// Runs `prop` in the one-word, untraced fixpoint loop (its kind's
+    /// function, chosen once; see [`AnyPropagator::runner`]).
     run: Runner,
     /// The constraint it enforces.
     origin: ConstraintId,
@@ -975,9 +976,12 @@ impl Running<'_> {
         let queue = &mut *self.queue;
         let (wakeups, enabled) = (self.wakeups, self.enabled);
         if !O::PROPAGATION {
+            // A word for the context to hold should the queue have none
+            // (no propagators; see `Ctx::with_spare`).
+            let spare = Cell::new(0);
             // One context for the whole loop: only the running propagator's
             // state words change from one run to the next.
-            let mut ctx = Ctx::new(doms, fixed, prop_state, queue, wakeups, None);
+            let mut ctx = Ctx::with_spare(doms, fixed, prop_state, queue, &spare, wakeups);
             if let Some((x, keep)) = decision {
                 // An empty narrowing is refused and changes nothing, as in
                 // `Engine::restrict`; the search's decisions always keep a
@@ -1032,7 +1036,7 @@ impl Running<'_> {
                     runs += 1;
                     let slot = &self.props[word * 64 + bit];
                     ctx.run_as(slot.words);
-                    match (slot.run)(&slot.prop, &mut ctx) {
+                    match slot.prop.propagate(&mut ctx) {
                         // Fixpoint: whatever queued p since it was popped was p itself.
                         Ok(Status::Fixpoint) => {
                             queue[word].set(queue[word].get() & !(1u64 << bit));
@@ -1064,7 +1068,7 @@ impl Running<'_> {
                 by,
             };
             let mut ctx = Ctx::new(doms, fixed, state, queue, wakeups, Some(&mut sink));
-            match (slot.run)(&slot.prop, &mut ctx) {
+            match slot.prop.propagate(&mut ctx) {
                 Ok(status) => {
                     // Fixpoint: whatever queued p since it was popped was p itself.
                     if status == Status::Fixpoint {
