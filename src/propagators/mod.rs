@@ -802,11 +802,11 @@ impl<'a> Ctx<'a> {
     /// without looking them up.
     #[inline(always)]
     pub(crate) fn quiet_block(&mut self, first: usize) -> Option<QuietBlock<'_, 'a>> {
-        self.quiet.map(|queue| QuietBlock {
-            ctx: self,
-            first,
-            queue,
-        })
+        if self.quiet.is_some() {
+            Some(QuietBlock { ctx: self, first })
+        } else {
+            None
+        }
     }
 
     /// Tells the trace about a narrowing; kept out of line so the common,
@@ -1081,12 +1081,12 @@ impl Narrow for Quiet<'_, '_> {
 /// reads and writes it (measured: Oz zebra, whose value all-differents run
 /// on such blocks, 50,368 -> 49,823 instructions).
 pub(crate) struct QuietBlock<'c, 'a> {
-    /// The context, whose `quiet` is `Some(queue)`.
+    /// The context, whose `quiet` is `Some(queue)`: its `first_word` is
+    /// then the queue's only word, read when a narrowing wakes someone (as
+    /// [`Quiet`] does; measured: classic zebra 39 instructions fewer).
     ctx: &'c mut Ctx<'a>,
     /// The block's first variable.
     first: usize,
-    /// The queue's only word.
-    queue: &'a Cell<u64>,
 }
 
 impl QuietBlock<'_, '_> {
@@ -1121,7 +1121,8 @@ impl QuietBlock<'_, '_> {
         let i = self.first + k;
         self.ctx.doms[i] = new;
         let woken = one_word_woken(self.ctx.wakeups.masks, self.ctx.fixed, i, old, new);
-        self.queue.set(self.queue.get() | woken);
+        let queue = self.ctx.first_word;
+        queue.set(queue.get() | woken);
     }
 }
 
