@@ -796,6 +796,18 @@ impl<'a> Ctx<'a> {
         Quiet { ctx: self }
     }
 
+    /// [`Ctx::quiet_block`] for a run the caller knows may take the quiet
+    /// door (the engine's one-word, untraced fixpoint loop), without the
+    /// test (as [`Ctx::quiet_known`]).
+    #[inline(always)]
+    pub(crate) fn quiet_block_known(&mut self, first: usize) -> QuietBlock<'_, 'a> {
+        debug_assert!(
+            self.quiet.is_some(),
+            "only runs that may take the quiet door"
+        );
+        QuietBlock { ctx: self, first }
+    }
+
     /// The domains of the variables from `first` on behind the quiet
     /// door, when this run may take it (as [`Ctx::quiet`]): a propagator
     /// that knows its variables by their place in the block narrows them
@@ -1306,6 +1318,15 @@ impl AnyPropagator {
                 }
             };
         }
+        // The domain all-different's runner knows the door is open too.
+        macro_rules! run_known_as {
+            ($kind:ident) => {
+                |p, ctx| match p {
+                    AnyPropagator::$kind(p) => p.run_quiet(ctx),
+                    _ => unreachable!("a runner is only paired with its own kind"),
+                }
+            };
+        }
         match self {
             AnyPropagator::InSet(_) => run_quiet_as!(InSet),
             AnyPropagator::Equal(_) => run_quiet_as!(Equal),
@@ -1314,7 +1335,7 @@ impl AnyPropagator {
             AnyPropagator::NotDistance(_) => run_quiet_as!(NotDistance),
             AnyPropagator::Less(_) => run_quiet_as!(Less),
             AnyPropagator::AllDifferentValue(p) => p.runner(),
-            AnyPropagator::AllDifferentDomain(_) => run_as!(AllDifferentDomain),
+            AnyPropagator::AllDifferentDomain(_) => run_known_as!(AllDifferentDomain),
             AnyPropagator::EachValueHeld(_) => run_as!(EachValueHeld),
             AnyPropagator::Custom(_) => run_as!(Custom),
         }

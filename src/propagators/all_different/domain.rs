@@ -16,8 +16,8 @@ use super::{all_distinct, at_most_one, ones, shift};
 use crate::domain::Domain;
 use crate::model::VarId;
 use crate::propagators::{
-    Conflict, Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions,
-    has_repeats, in_order_from,
+    Conflict, Ctx, Event, Narrow, Priority, Propagation, Propagator, QuietBlock, Status,
+    Subscriptions, has_repeats, in_order_from,
 };
 
 /// Domain-strength all-different (Hall sets, Régin's matching).
@@ -194,8 +194,18 @@ impl AllDifferentDomain {
     }
 
     /// [`Self::filter`] for a group in order (eight variables or fewer,
-    /// `first..first + n`, unshifted), behind the quiet door; otherwise it
-    /// hands over to [`Self::filter_small`].
+    /// `first..first + n`, unshifted), behind the quiet door when the run
+    /// may take it; otherwise it hands over to [`Self::filter_small`].
+    #[inline(always)]
+    fn filter_block(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        match ctx.quiet_block(self.first as usize) {
+            Some(block) => self.filter_on_block(block),
+            None => self.filter_small(ctx),
+        }
+    }
+
+    /// [`Self::filter`] for a group in order on its block behind the quiet
+    /// door.
     ///
     /// The domains are copied from the block as one array of eight
     /// (without a call to `memcpy` or zeroing first), the positions past
@@ -204,23 +214,19 @@ impl AllDifferentDomain {
     /// Each narrowed position is then narrowed in the block, in position
     /// order, from its domain there (the one the run started from).
     #[inline(always)]
-    fn filter_block(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        let first = self.first as usize;
+    fn filter_on_block(&self, mut block: QuietBlock<'_, '_>) -> Propagation {
         let all = u64::from(self.all);
-        let handled = *ctx.first_state_word();
-        let Some(mut block) = ctx.quiet_block(first) else {
-            return self.filter_small(ctx);
-        };
+        let handled = *block.first_state_word();
         let mut dom = match block.doms().first_chunk::<8>() {
             Some(&eight) => eight,
             None => padded(block.doms()),
         };
         let fixed = block.fixed() & all;
         let mut open = !fixed & all;
-        // Phase 1 and 2 as in `filter`; the state is written last (on a
-        // conflict it is thrown away with the domains).
+        // Phase 1 and 2 as in `filter`, the state written between them (on
+        // a conflict it is thrown away with the domains).
         let mut narrowed = remove_fixed_values(&mut dom, &mut open, fixed & !handled)?;
-        let state = !open & all;
+        *block.first_state_word() = !open & all;
         let two_cleared = open & open.wrapping_sub(1);
         if two_cleared & two_cleared.wrapping_sub(1) != 0 {
             settle8(&mut dom, open, &mut narrowed)?;
@@ -234,8 +240,40 @@ impl AllDifferentDomain {
             let old = block.dom(k);
             block.narrow(k, old, dom[k & 7]);
         }
-        *ctx.first_state_word() = state;
         Ok(Status::Fixpoint)
+    }
+
+    /// The run for the engine's untraced, one-word fixpoint loop
+    /// ([`AnyPropagator::runner`]): a group in order goes straight to its
+    /// block behind the quiet door, with no test whether the door is open
+    /// (the loop calls a runner only when it is); any other group runs
+    /// [`Propagator::propagate`], out of line.
+    #[inline(always)]
+    pub(crate) fn run_quiet(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        if self.in_order() {
+            self.filter_on_block(ctx.quiet_block_known(self.first as usize))
+        } else {
+            self.filter_any(ctx)
+        }
+    }
+
+    /// [`Self::filter_tier`], out of line.
+    #[inline(never)]
+    fn filter_any(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        self.filter_tier(ctx)
+    }
+
+    /// [`Self::filter`] in the tier that fits the group: the scratch
+    /// arrays are sized by a tier of the group size, so a five-variable
+    /// group does not clear tables for sixty-four.
+    #[inline(always)]
+    fn filter_tier(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        match self.vars.len() {
+            0..=8 => self.filter::<8>(ctx),
+            9..=16 => self.filter::<16>(ctx),
+            17..=32 => self.filter::<32>(ctx),
+            _ => self.filter::<64>(ctx),
+        }
     }
 
     /// Narrows each position of `narrowed` to its (shifted back) domain in
@@ -395,18 +433,11 @@ impl Propagator for AllDifferentDomain {
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
         // A group in order (eight or fewer) first, without reading the
-        // length. The scratch arrays are sized by a tier of the group
-        // size, so a five-variable group does not clear tables for
-        // sixty-four.
+        // length.
         if self.in_order() {
             return self.filter_block(ctx);
         }
-        match self.vars.len() {
-            0..=8 => self.filter::<8>(ctx),
-            9..=16 => self.filter::<16>(ctx),
-            17..=32 => self.filter::<32>(ctx),
-            _ => self.filter::<64>(ctx),
-        }
+        self.filter_tier(ctx)
     }
 
     fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
@@ -423,7 +454,7 @@ mod tests {
     use crate::check::SplitMix64;
     use crate::model::VarId;
     use crate::propagators::testing::{Bench, group_in_order, record, run_with_events};
-    use crate::propagators::{Propagator, has_repeats};
+    use crate::propagators::{AnyPropagator, Propagator, has_repeats};
 
     /// A group of 3 to 12 positions (the tier of eight and the next) over
     /// fewer variables, `0..m` (so some repeat), with offsets of either
@@ -565,8 +596,9 @@ mod tests {
     fn the_quiet_door_narrows_and_wakes_as_the_context_does() {
         // Groups of 3 to 12 positions over fewer variables (so some repeat),
         // offsets or none, random domains and listeners: a run nobody
-        // records (the quiet door) must leave the result, domains, fixed
-        // bits, queue and state word a recorded run leaves.
+        // records (the quiet door), through the propagator or through the
+        // engine's runner, must leave the result, domains, fixed bits,
+        // queue and state word a recorded run leaves.
         let mut rng = SplitMix64::new(29);
         let (mut narrowed, mut conflicts) = (0, 0);
         for _ in 0..5_000 {
@@ -586,6 +618,14 @@ mod tests {
                 run_with_events(&doms, &mut traced_state, true, weak, |ctx| p.propagate(ctx));
             assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
             assert_eq!(quiet_state, traced_state, "group {p:?} on {doms:?}");
+            // The engine's runner, which takes the quiet door untested.
+            let mut runner_state = [0u64];
+            let any = AnyPropagator::AllDifferentDomain(p.clone());
+            let run = run_with_events(&doms, &mut runner_state, false, weak, |ctx| {
+                (any.runner())(&any, ctx)
+            });
+            assert_eq!(run, traced, "group {p:?} on {doms:?}");
+            assert_eq!(runner_state, traced_state, "group {p:?} on {doms:?}");
             narrowed += usize::from(quiet.0.is_ok() && quiet.1 != doms);
             conflicts += usize::from(quiet.0.is_err());
         }
@@ -601,10 +641,10 @@ mod tests {
         // others, with eight domains or fewer from `first` on (the block
         // read as one array, or padded with zeros), random domains and
         // listeners; a run from no state, then, after a step of a search, a
-        // run keeping its state word: the quiet run (on the block) must
-        // leave the result, domains, fixed bits, queue and (unless it
-        // failed) state word the recorded run (position by position)
-        // leaves.
+        // run keeping its state word: the quiet run (on the block, through
+        // the propagator or through the engine's runner) must leave the
+        // result, domains, fixed bits, queue and (unless it failed) state
+        // word the recorded run (position by position) leaves.
         let mut rng = SplitMix64::new(53);
         let (mut narrowed, mut conflicts, mut short) = (0, 0, 0);
         for _ in 0..5_000 {
@@ -622,6 +662,7 @@ mod tests {
                 .collect();
             let weak = rng.next_u64();
             let mut state = [0u64];
+            let any = AnyPropagator::AllDifferentDomain(p.clone());
             for _ in 0..2 {
                 let (mut quiet_state, mut traced_state) = (state, state);
                 let quiet =
@@ -629,6 +670,12 @@ mod tests {
                 let traced =
                     run_with_events(&doms, &mut traced_state, true, weak, |ctx| p.propagate(ctx));
                 assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
+                // The engine's runner, which goes to the block untested.
+                let mut runner_state = state;
+                let run = run_with_events(&doms, &mut runner_state, false, weak, |ctx| {
+                    (any.runner())(&any, ctx)
+                });
+                assert_eq!(run, traced, "group {p:?} on {doms:?}");
                 // After a conflict the state is thrown away with the
                 // domains (the block run writes it last, the other
                 // after phase 1).
@@ -637,6 +684,7 @@ mod tests {
                     break;
                 }
                 assert_eq!(quiet_state, traced_state, "group {p:?} on {doms:?}");
+                assert_eq!(runner_state, traced_state, "group {p:?} on {doms:?}");
                 narrowed += usize::from(quiet.1 != doms);
                 (doms, state) = (quiet.1, quiet_state);
                 let x = first + rng.below(n);
