@@ -435,9 +435,13 @@ pub struct Model {
     /// The number of variables (the names' count, kept here too: checking
     /// a variable reads it at every post).
     vars: u32,
-    /// The variables' names and initial domains (none empty), shared with
-    /// solutions (copied on write).
-    names: Arc<Names>,
+    /// The variables' names and initial domains (none empty), the model's
+    /// own: a solver copies them (see [`Solver::new`](crate::Solver::new)),
+    /// so that declaring a variable and clearing the model touch no shared
+    /// count (an `Arc` here cost a locked compare-exchange a variable, and a
+    /// locked decrement or two at the drop). Boxed: the in-place store is
+    /// large to move with the model.
+    names: Box<Names>,
     /// The constraints in posting order, each valid for this model.
     constraints: Vec<Constraint>,
     /// The clues' sentences, shown in traces and trees, by constraint
@@ -467,7 +471,7 @@ impl Model {
         Model {
             id: NEXT_MODEL.fetch_add(1, Ordering::Relaxed),
             vars: 0,
-            names: Arc::default(),
+            names: Box::default(),
             constraints: Vec::new(),
             labels: Vec::new(),
         }
@@ -479,7 +483,7 @@ impl Model {
         Model {
             id: NEXT_MODEL.fetch_add(1, Ordering::Relaxed),
             vars: 0,
-            names: Names::shared_with_capacity(vars),
+            names: Names::boxed_with_capacity(vars),
             constraints: Vec::with_capacity(constraints),
             labels: Vec::new(),
         }
@@ -511,14 +515,7 @@ impl Model {
     /// ```
     pub fn clear(&mut self) {
         self.id = NEXT_MODEL.fetch_add(1, Ordering::Relaxed);
-        match Arc::get_mut(&mut self.names) {
-            Some(names) => names.clear(),
-            // Solutions (or a solver) still share the old names: leave them
-            // theirs, with room for as many in the new ones.
-            None => {
-                self.names = Names::shared_with_capacity(self.len());
-            }
-        }
+        self.names.clear();
         self.vars = 0;
         self.constraints.clear();
         self.labels.clear();
@@ -570,15 +567,11 @@ impl Model {
     /// [`ModelError::DuplicateName`] if the name is taken.
     pub fn var_with_domain(&mut self, name: &str, domain: Domain) -> Result<VarId, ModelError> {
         // The common case, a small model's next short new name, takes a
-        // path without a call; anything else (errors, names shared with a
-        // solver, long names, a model past its in-place store, a name whose
-        // filter bit is set) takes the general one, out of line (measured:
-        // 8 instructions fewer a name than one path for all, 203 for the
-        // classic zebra model's 25).
-        if !domain.is_empty()
-            && let Some(names) = Arc::get_mut(&mut self.names)
-            && names.push_new(name, domain)
-        {
+        // path without a call; anything else (errors, long names, a model
+        // past its in-place store, a name whose filter bit is set) takes
+        // the general one, out of line (measured: 8 instructions fewer a
+        // name than one path for all, 203 for the classic zebra model's 25).
+        if !domain.is_empty() && self.names.push_new(name, domain) {
             // Read here, not kept from the start: a register the fewer
             // through the copy and the hash. The count cannot overflow:
             // in place there are at most `IN_PLACE` names.
@@ -600,13 +593,7 @@ impl Model {
             return Err(empty_domain(name));
         }
         let index = self.vars;
-        // The table is shared only once a solver or a solution took it: copy
-        // it then, and only then.
-        let names = match Arc::get_mut(&mut self.names) {
-            Some(names) => names,
-            None => unshare(&mut self.names),
-        };
-        if !names.insert(name, domain) {
+        if !self.names.insert(name, domain) {
             return Err(duplicate_name(name));
         }
         self.vars = index.checked_add(1).expect("fewer than 2^32 variables");
@@ -652,8 +639,8 @@ impl Model {
         );
     }
 
-    /// The shared name table, handed to solutions.
-    pub(crate) fn names(&self) -> &Arc<Names> {
+    /// The names and initial domains, which a solver copies.
+    pub(crate) fn names(&self) -> &Names {
         &self.names
     }
 
@@ -1126,7 +1113,7 @@ impl Model {
 /// names are new, and the rare name whose bit is already set is compared
 /// with all the others. Past [`Names::SCAN`] names a hash table takes over,
 /// so a large model stays linear.
-#[derive(Clone, Default)]
+#[derive(Default)]
 pub(crate) struct Names {
     /// The names and where they end.
     store: Store,
@@ -1158,15 +1145,14 @@ const _: () = assert!(IN_PLACE <= Names::SCAN);
 /// model the fewer: measured, a `Vec` of domains of the model's own cost a
 /// classic zebra model's build and drop 11% more instructions, 8,629
 /// against 7,760).
-#[derive(Clone)]
 #[expect(
     clippy::large_enum_variant,
     reason = "the large variant is the point: a small model's names in place"
 )]
 // A fixed layout: with the fields reordered as the compiler likes, the
-// in-place store was zeroed on the stack and copied into its `Arc` (260
-// bytes by `memcpy`, measured 36 instructions a classic zebra model), where
-// with this one it is zeroed in place.
+// in-place store was zeroed on the stack and copied into its allocation
+// (260 bytes by `memcpy`, measured 36 instructions a classic zebra model,
+// then in an `Arc`), where with this one it is zeroed in place.
 #[repr(C)]
 enum Store {
     /// A few short names, in place: no allocation. The ends and the
@@ -1331,11 +1317,124 @@ impl Store {
     }
 }
 
+// A copy writes only the part of the in-place store in use: a solver copies
+// its model's names at every build (see `Solver::new`), and a small model
+// uses a part of its store (the classic zebra's 25 names, 168 bytes of
+// text). Measured, the derived copy of the whole store cost a zebra
+// solver's build 123 instructions more.
+impl Clone for Store {
+    fn clone(&self) -> Store {
+        match self {
+            Store::InPlace { .. } => {
+                let mut copy = Store::default();
+                copy.clone_from(self);
+                copy
+            }
+            Store::Heap {
+                text,
+                ends,
+                domains,
+            } => Store::Heap {
+                text: text.clone(),
+                ends: ends.clone(),
+                domains: domains.clone(),
+            },
+        }
+    }
+
+    /// Makes this store a copy of `source`, keeping its allocations: a
+    /// store on the heap stays there, whatever the source (a copy is only
+    /// read, so it does not need the in-place store's quick push).
+    #[inline]
+    fn clone_from(&mut self, source: &Store) {
+        // In place from in place, the solver's case, without a call (the
+        // rest, out of line, at a reload across kinds or of large names).
+        let (
+            Store::InPlace {
+                len,
+                text_len,
+                ends,
+                domains,
+                text,
+            },
+            Store::InPlace {
+                len: n,
+                text_len: t,
+                ends: source_ends,
+                domains: source_domains,
+                text: source_text,
+            },
+        ) = (&mut *self, source)
+        else {
+            return self.clone_from_any(source);
+        };
+        // The counts are at most the arrays' lengths: `min` says so without
+        // a branch to a panic.
+        let (n, t) = (
+            (*n as usize).min(IN_PLACE),
+            (*t as usize).min(IN_PLACE_TEXT),
+        );
+        ends[..n].copy_from_slice(&source_ends[..n]);
+        domains[..n].copy_from_slice(&source_domains[..n]);
+        text[..t].copy_from_slice(&source_text[..t]);
+        *len = n as u32;
+        *text_len = t as u32;
+    }
+}
+
+impl Store {
+    /// [`Store::clone_from`] where either store is on the heap.
+    #[cold]
+    #[inline(never)]
+    fn clone_from_any(&mut self, source: &Store) {
+        match (self, source) {
+            (
+                Store::Heap {
+                    text,
+                    ends,
+                    domains,
+                },
+                source,
+            ) => {
+                let (source_text, source_ends) = source.parts();
+                let source_domains = source.domains();
+                text.clear();
+                text.extend_from_slice(source_text);
+                ends.clear();
+                ends.extend_from_slice(source_ends);
+                domains.clear();
+                domains.extend_from_slice(source_domains);
+            }
+            // A store in place and names on the heap: the names' copy.
+            (this, source) => *this = source.clone(),
+        }
+    }
+}
+
 impl fmt::Debug for Names {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_list()
             .entries((0..self.len()).map(|i| self.get(i)))
             .finish()
+    }
+}
+
+impl Clone for Names {
+    fn clone(&self) -> Names {
+        let mut copy = Names::default();
+        copy.clone_from(self);
+        copy
+    }
+
+    /// Makes these names a copy of `source`, keeping their storage (see
+    /// [`Store::clone_from`]): a solver's reload allocates nothing once its
+    /// storage is as large as the models'.
+    #[inline]
+    fn clone_from(&mut self, source: &Names) {
+        self.store.clone_from(&source.store);
+        self.seen = source.seen;
+        self.by_name.clone_from(&source.by_name);
+        self.hasher.clone_from(&source.hasher);
     }
 }
 
@@ -1348,15 +1447,15 @@ impl Names {
         self.store.len()
     }
 
-    /// [`Names::with_capacity`], shared. The names of a small model are
-    /// built in their allocation (`Arc::default` writes them in place,
-    /// where `Arc::new` builds them on the stack and copies them in: 850
-    /// bytes, measured 84 instructions a classic zebra model).
-    fn shared_with_capacity(vars: usize) -> Arc<Names> {
+    /// [`Names::with_capacity`], boxed. The names of a small model are
+    /// built in their allocation (`Box::default` writes them in place,
+    /// where `Box::new` builds them on the stack and copies them in: 850
+    /// bytes, measured 115 instructions a classic zebra model).
+    fn boxed_with_capacity(vars: usize) -> Box<Names> {
         if vars <= IN_PLACE {
-            Arc::default()
+            Box::default()
         } else {
-            Arc::new(Names::with_capacity(vars))
+            Box::new(Names::with_capacity(vars))
         }
     }
 
@@ -1668,15 +1767,6 @@ fn filter_bit(hash: u32) -> (usize, u64) {
     ((hash >> 6 & 15) as usize, 1 << (hash & 63))
 }
 
-/// The names of a model whose names a solver or a solution shares: a copy of
-/// its own.
-// Out of line, with the copy: a model building alone never calls it.
-#[cold]
-#[inline(never)]
-fn unshare(names: &mut Arc<Names>) -> &mut Names {
-    Arc::make_mut(names)
-}
-
 // The errors of declaring a variable, kept out of line so the common path
 // carries no string copy.
 #[cold]
@@ -1962,14 +2052,14 @@ mod tests {
     }
 
     #[test]
-    fn names_shared_with_a_solution_are_copied_before_they_change() {
+    fn a_solution_keeps_the_names_it_was_found_with_as_the_model_grows() {
         let mut m = Model::new();
         let x = m.int_var("x", 2, 2).expect("fresh");
         let solution = crate::Solver::new(&m)
             .first(&crate::SearchOptions::default())
             .solutions
             .remove(0);
-        // The model goes on growing its own copy ...
+        // The model goes on growing its own names ...
         let y = m.int_var("y", 3, 3).expect("fresh");
         assert_eq!(
             m.int_var("x", 0, 1),
@@ -1981,6 +2071,34 @@ mod tests {
         assert_eq!(solution.value_of("x"), Some(2));
         assert_eq!(solution.value_of("y"), None);
         assert_eq!(solution.iter().collect::<Vec<_>>(), [("x", 2)]);
+    }
+
+    #[test]
+    fn a_copy_refilled_from_names_of_either_kind_reads_as_they_do() {
+        // Names in place, on the heap (too many, too long) and none; each
+        // copy refilled from each: a copy on the heap stays there (a
+        // solver's reload keeps its storage) and must read as its source.
+        let build = |n: usize, width: usize| {
+            let mut names = Names::with_capacity(0);
+            for i in 0..n {
+                let domain = Domain::singleton((i % 64) as u8);
+                assert!(names.insert(&format!("{i:0width$}"), domain));
+            }
+            names
+        };
+        let sources = [build(3, 2), build(40, 3), build(5, 100), build(0, 1)];
+        for first in &sources {
+            for source in &sources {
+                let mut copy = first.clone();
+                copy.clone_from(source);
+                assert_eq!(format!("{copy:?}"), format!("{source:?}"));
+                assert_eq!(copy.domains(), source.domains());
+                for i in 0..source.len() {
+                    assert_eq!(copy.find(source.get(i)), Some(i as u32));
+                }
+                assert_eq!(copy.find("absent"), None);
+            }
+        }
     }
 
     #[test]

@@ -47,7 +47,7 @@ impl Legend {
             .map(|(c, _)| model.describe(c).into_boxed_str())
             .collect();
         Legend {
-            names: model.names().clone(),
+            names: Arc::new(model.names().clone()),
             ids: model.constraints().map(|(c, _)| c).collect(),
             constraints,
         }
