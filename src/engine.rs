@@ -45,8 +45,8 @@ use crate::model::{Constraint, ConstraintId, Model, Strength, VarId};
 use crate::observer::Observer;
 use crate::propagators::{
     AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
-    Event, InSet, Less, MASK_WORDS, Narrow, NotDistance, Offset, Priority, Propagator, PruneSink,
-    Runner, Status, Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, ones,
+    Event, Group, InSet, Less, MASK_WORDS, Narrow, NotDistance, Offset, Priority, Propagator,
+    PruneSink, Runner, Status, Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, ones,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -131,7 +131,9 @@ pub struct Engine {
     masks_at: usize,
     /// Propagator runs so far.
     propagations: u64,
-    /// Subscriptions, kept only while building (reused by `load`).
+    /// Subscriptions, kept only while building (reused by `load`), and
+    /// the variables of every group propagator, which they read through
+    /// it (see [`Subscriptions::add_group`]).
     subs: Subscriptions,
 }
 
@@ -260,6 +262,7 @@ impl Engine {
     fn place(&mut self, model: &Model) -> usize {
         let count = model.constraint_count();
         release(&mut self.props);
+        self.subs.clear_groups();
         make_room(&mut self.props, count);
         if count > 64 * PLACE_WORDS {
             return self.place_sorted(model);
@@ -271,14 +274,25 @@ impl Engine {
         // into masks as each is built, with the kind known (no dispatch).
         // `sizes[k]` counts them (counted, not read off the bitsets: a
         // population count is a dozen instructions on the default target).
+        // `group_vars` counts the group constraints' variables, so that the
+        // list of them is allocated at its size at once (grown from empty,
+        // a classic zebra engine's list was reallocated four times: 2,400
+        // instructions a build).
         let mut classes = [0u64; 4 * PLACE_WORDS];
         let mut sizes = [0usize; 4];
+        let mut group_vars = 0;
         for (i, (_, c)) in model.constraints().enumerate() {
             if let Some(class) = class(c) {
                 classes[class as usize * PLACE_WORDS + i / 64 % PLACE_WORDS] |= 1 << (i % 64);
                 sizes[class as usize] += 1;
             }
+            if let Constraint::AllDifferent { vars, .. } | Constraint::EachValueHeld { vars, .. } =
+                c
+            {
+                group_vars += vars.len();
+            }
         }
+        self.subs.make_room_for_groups(group_vars);
         let linear = sizes[0] + sizes[1];
         let dear = linear + sizes[2];
         self.lay_out(dear + sizes[3]);
@@ -459,7 +473,7 @@ impl Engine {
                 .zip(&mut keys)
                 .all(|(slot, key)| match &*slot.prop {
                     AnyPropagator::AllDifferentDomain(all) if all.in_order() => {
-                        *key = group_key(all.vars[0].index(), all.vars.len());
+                        *key = group_key(all.first as usize, all.vars.len());
                         true
                     }
                     AnyPropagator::AllDifferentDomain(all) => all.shifted || all.repeats,
@@ -473,7 +487,7 @@ impl Engine {
             let AnyPropagator::EachValueHeld(held) = &*slot.prop else {
                 continue;
             };
-            if let Some(by) = subsumed_by(held, domains, dear_props, keys) {
+            if let Some(by) = subsumed_by(held, self.subs.groups(), domains, dear_props, keys) {
                 slot.subsumed_by = Some((dear + by) as u32);
                 if deferred {
                     off[p / 64] |= 1 << (p % 64);
@@ -635,6 +649,7 @@ impl Engine {
                 weak,
             },
             props: &self.props,
+            groups: self.subs.groups(),
             propagations: &mut self.propagations,
         };
         (&mut self.state[..self.width], running)
@@ -860,8 +875,11 @@ impl Drop for Engine {
     }
 }
 
-/// Empties `props`, dropping the propagators that own something (an `Arc`
-/// or a `Box`): the group kinds and the user's. The others are plain data
+/// Empties `props`, dropping the propagators that own something: the
+/// all-differents (their offsets, a `Box`, empty and unallocated when all
+/// are zero) and the user's (an `Arc`). The others are plain data (a group
+/// propagator's variables are the engine's, see
+/// [`Subscriptions::add_group`])
 /// and are left: a slot's propagator is not dropped with it (its field is
 /// `ManuallyDrop`), so that `Slot` has no drop glue. With glue, dropping
 /// the list called it once a slot, 20 instructions a slot whether the
@@ -876,10 +894,10 @@ fn release(props: &mut Vec<Slot>) {
             | AnyPropagator::Offset(_)
             | AnyPropagator::Distance(_)
             | AnyPropagator::NotDistance(_)
-            | AnyPropagator::Less(_) => {}
+            | AnyPropagator::Less(_)
+            | AnyPropagator::EachValueHeld(_) => {}
             AnyPropagator::AllDifferentValue(_)
             | AnyPropagator::AllDifferentDomain(_)
-            | AnyPropagator::EachValueHeld(_)
             | AnyPropagator::Custom(_) => {
                 // Swapped for a propagator that owns nothing, the old one
                 // is ours to drop (`into_inner` is the safe way out of a
@@ -949,6 +967,9 @@ pub(crate) struct Running<'e> {
     enabled: Option<&'e [u64]>,
     wakeups: Wakeups<'e>,
     props: &'e [Slot],
+    /// The variables of every group propagator (see
+    /// [`Subscriptions::add_group`]), lent to the contexts.
+    groups: &'e Vec<VarId>,
     /// The engine's count of propagator runs.
     propagations: &'e mut u64,
 }
@@ -1033,7 +1054,8 @@ impl Running<'_> {
             let spare = Cell::new(0);
             // One context for the whole loop: only the running propagator's
             // state words change from one run to the next.
-            let mut ctx = Ctx::with_spare(doms, fixed, prop_state, queue, &spare, wakeups);
+            let mut ctx = Ctx::with_spare(doms, fixed, prop_state, queue, &spare, wakeups)
+                .with_groups(self.groups);
             if let Some((x, keep)) = decision {
                 // An empty narrowing is refused and changes nothing, as in
                 // `Engine::restrict`; the search's decisions always keep a
@@ -1119,7 +1141,8 @@ impl Running<'_> {
                 observer: &mut *observer,
                 by,
             };
-            let mut ctx = Ctx::new(doms, fixed, state, queue, wakeups, Some(&mut sink));
+            let mut ctx = Ctx::new(doms, fixed, state, queue, wakeups, Some(&mut sink))
+                .with_groups(self.groups);
             match slot.prop.propagate(&mut ctx) {
                 Ok(status) => {
                     // Fixpoint: whatever queued p since it was popped was p itself.
@@ -1159,20 +1182,23 @@ fn bucket(x: VarId, e: Event) -> usize {
 /// fixpoints, and so the search trees, are the same without it.
 fn subsumed_by(
     held: &EachValueHeld,
+    groups: &[VarId],
     domains: &[Domain],
     dear: &[Slot],
     keys: Option<&[u64]>,
 ) -> Option<usize> {
-    let vars = &held.vars;
+    let vars = held.vars.of(groups);
     // As many values as variables, first: it costs nothing to test.
     if !has_size(held.values, vars.len()) {
         return None;
     }
     // The same variables, none twice: two groups in declaration order
     // from the same variable (found by key, when `keys` serve: see
-    // `Engine::find_subsumed`); or the same list, which the all-different
-    // found free of repeats when it was built; or a duplicate-free list of
-    // as many variables, each in the group.
+    // `Engine::find_subsumed`); or the same list (each group has its own
+    // place among the engine's group variables, so the lists are
+    // compared), which the all-different found free of repeats when it
+    // was built; or a duplicate-free list of as many variables, each in
+    // the group.
     let by = match (keys, held.first) {
         (Some(keys), Some(first)) => {
             let key = group_key(first as usize, vars.len());
@@ -1180,15 +1206,14 @@ fn subsumed_by(
         }
         _ => dear.iter().position(|slot| match &*slot.prop {
             AnyPropagator::AllDifferentDomain(all) => {
-                let group = &all.vars;
-                group.len() == vars.len()
+                all.vars.len() == vars.len()
                     && !all.shifted
                     && !all.repeats
                     && match (all.in_order(), held.first) {
-                        (true, Some(first)) => group[0].index() == first as usize,
+                        (true, Some(first)) => all.first == first,
                         _ => {
-                            Arc::ptr_eq(group, vars)
-                                || group == vars
+                            let group = all.vars.of(groups);
+                            group == vars
                                 || vars.iter().all(|x| group.contains(x)) && !has_repeats(vars)
                         }
                     }
@@ -1297,6 +1322,11 @@ impl<'a> Placing<'a> {
 }
 
 impl Sink for Placing<'_> {
+    #[inline(always)]
+    fn group(&mut self, vars: &[VarId]) -> Group {
+        self.subs.add_group(vars)
+    }
+
     /// Inlined into [`build`]'s arm for the kind: the kind known, the
     /// runner, state words and subscriptions need no dispatch.
     #[inline(always)]
@@ -1386,6 +1416,11 @@ trait Sink {
 
     /// Takes `prop`, a user propagator.
     fn take_custom(&mut self, prop: Arc<dyn Propagator + Send + Sync>);
+
+    /// The place of a group of the variables `vars` among the engine's
+    /// group variables, for a group propagator (see
+    /// [`Subscriptions::add_group`]).
+    fn group(&mut self, vars: &[VarId]) -> Group;
 }
 
 /// Builds the propagator for one constraint and hands it to `sink`; false,
@@ -1441,7 +1476,7 @@ fn build(constraint: &Constraint, sink: &mut impl Sink) -> bool {
             if vars.len() < 2 {
                 return false;
             }
-            let vars = Arc::clone(vars);
+            let group = sink.group(vars);
             // No offsets, or all zero: an empty list (which allocates nothing).
             let shifted = offsets.iter().any(|&o| o != 0);
             let offsets: Box<[i32]> = if shifted {
@@ -1450,15 +1485,16 @@ fn build(constraint: &Constraint, sink: &mut impl Sink) -> bool {
                 Box::default()
             };
             match strength {
-                Strength::Value => sink.take(AllDifferentValue::new(vars, offsets)),
-                Strength::Domain => sink.take(AllDifferentDomain::new(vars, offsets)),
+                Strength::Value => sink.take(AllDifferentValue::new(vars, group, offsets)),
+                Strength::Domain => sink.take(AllDifferentDomain::new(vars, group, offsets)),
             }
         }
         Constraint::EachValueHeld { ref vars, values } => {
             if values.is_empty() {
                 return false;
             }
-            sink.take(EachValueHeld::new(Arc::clone(vars), values));
+            let group = sink.group(vars);
+            sink.take(EachValueHeld::new(vars, group, values));
         }
         Constraint::Custom(ref p) => sink.take_custom(Arc::clone(p)),
     }
@@ -1579,7 +1615,9 @@ mod tests {
             let engine = Engine::new(&m);
             assert_eq!(engine.words > MASK_WORDS, binary == 300);
             let mut expected = vec![0u64; engine.fixed_words];
-            let mut subs = Subscriptions::collecting();
+            // The engine's, for its group variables; collecting anew.
+            let mut subs = engine.subs.clone();
+            subs.clear();
             for slot in &engine.props {
                 slot.prop.subscribe(&mut subs);
             }
@@ -1715,33 +1753,77 @@ mod tests {
     }
 
     #[test]
-    fn group_propagators_are_dropped_by_reload_clone_and_drop() {
+    fn custom_propagators_are_dropped_by_reload_clone_and_drop() {
         // The slots' propagators are `ManuallyDrop`: `release` must give
         // back every `Arc` a build took, however the engine goes.
+        #[derive(Debug)]
+        struct Watch(VarId);
+        impl Propagator for Watch {
+            fn name(&self) -> &'static str {
+                "watch"
+            }
+            fn subscribe(&self, subs: &mut Subscriptions) {
+                subs.on(self.0, Event::Fixed);
+            }
+            fn propagate(&self, _: &mut Ctx<'_>) -> crate::propagators::Propagation {
+                Ok(Status::Fixpoint)
+            }
+        }
         let mut m = Model::new();
         let xs: Vec<VarId> = (0..3)
             .map(|i| m.int_var(&format!("x{i}"), 1, 3).expect("fresh"))
             .collect();
         m.all_different(&xs, Strength::Domain).expect("valid");
         m.each_value_held(&xs, Domain::range(1, 3)).expect("valid");
-        m.less(xs[0], xs[1]).expect("valid");
-        let id = ConstraintId::from_index(0);
-        let Constraint::AllDifferent { ref vars, .. } = *m.constraint(id) else {
-            panic!("the first constraint is the all-different");
-        };
-        let vars = Arc::clone(vars);
-        let alone = Arc::strong_count(&vars);
+        let watch = Arc::new(Watch(xs[0]));
+        m.post(Constraint::Custom(watch.clone())).expect("valid");
+        let alone = Arc::strong_count(&watch);
         let mut engine = Engine::new(&m);
-        assert!(Arc::strong_count(&vars) > alone);
-        let built = Arc::strong_count(&vars);
+        assert!(Arc::strong_count(&watch) > alone);
+        let built = Arc::strong_count(&watch);
         engine.load(&m);
-        assert_eq!(Arc::strong_count(&vars), built);
+        assert_eq!(Arc::strong_count(&watch), built);
         let copy = engine.clone();
-        assert!(Arc::strong_count(&vars) > built);
+        assert!(Arc::strong_count(&watch) > built);
         drop(copy);
-        assert_eq!(Arc::strong_count(&vars), built);
+        assert_eq!(Arc::strong_count(&watch), built);
         drop(engine);
-        assert_eq!(Arc::strong_count(&vars), alone);
+        assert_eq!(Arc::strong_count(&watch), alone);
+    }
+
+    #[test]
+    fn each_group_propagator_reads_its_own_place_among_the_group_variables() {
+        // Every group propagator has a place of its own, in queue order,
+        // even beside a group of the same variables; a reload refills the
+        // list rather than growing it.
+        let mut m = Model::new();
+        let xs: Vec<VarId> = (0..4)
+            .map(|i| m.int_var(&format!("x{i}"), 1, 4).expect("fresh"))
+            .collect();
+        m.all_different(&xs, Strength::Domain).expect("valid");
+        m.each_value_held(&xs, Domain::range(1, 4)).expect("valid");
+        m.all_different(&[xs[3], xs[1]], Strength::Value)
+            .expect("valid");
+        let mut engine = Engine::new(&m);
+        for _ in 0..2 {
+            // Queue order: the linear each-value-held and value
+            // all-different, then the quadratic domain all-different.
+            let expected = [&xs[..], &[xs[3], xs[1]], &xs[..]].concat();
+            assert_eq!(*engine.subs.groups(), expected);
+            let places: Vec<Group> = engine
+                .props
+                .iter()
+                .filter_map(|slot| match &*slot.prop {
+                    AnyPropagator::AllDifferentDomain(p) => Some(p.vars),
+                    AnyPropagator::AllDifferentValue(p) => Some(p.vars),
+                    AnyPropagator::EachValueHeld(p) => Some(p.vars),
+                    _ => None,
+                })
+                .collect();
+            let at = |start, len| Group { start, len };
+            assert_eq!(places, [at(0, 4), at(4, 2), at(6, 4)]);
+            engine.load(&m);
+        }
     }
 
     #[test]
@@ -1789,23 +1871,23 @@ mod tests {
                 set: Domain::range(1, 4),
             },
             Constraint::AllDifferent {
-                vars: Arc::from(&xs[..1]),
+                vars: xs[..1].into(),
                 offsets: Vec::new(),
                 strength: Strength::Domain,
             },
             Constraint::EachValueHeld {
-                vars: Arc::from(&xs[..]),
+                vars: xs[..].into(),
                 values: Domain::EMPTY,
             },
             Constraint::EachValueHeld {
-                vars: Arc::from(&xs[..]),
+                vars: xs[..].into(),
                 values: Domain::range(0, 2),
             },
         ];
         for strength in [Strength::Value, Strength::Domain] {
             for offsets in [Vec::new(), vec![0, 1, 2]] {
                 constraints.push(Constraint::AllDifferent {
-                    vars: Arc::from(&xs[..]),
+                    vars: xs[..].into(),
                     offsets,
                     strength,
                 });
@@ -1829,6 +1911,12 @@ mod tests {
         /// Keeps the priority of the propagator built.
         struct Built(Option<Priority>);
         impl Sink for Built {
+            fn group(&mut self, vars: &[VarId]) -> Group {
+                Group {
+                    start: 0,
+                    len: vars.len() as u32,
+                }
+            }
             fn take<P: Propagator + Into<AnyPropagator>>(&mut self, prop: P) {
                 self.0 = Some(prop.priority());
             }
@@ -2027,7 +2115,8 @@ mod tests {
             let (plain, padded) = (Engine::new(&model(false)), Engine::new(&model(true)));
             let words = plain.words;
             let mut expected = vec![0u64; plain.masks];
-            let mut subs = Subscriptions::collecting();
+            // The engine's, for its group variables.
+            let mut subs = plain.subs.clone();
             subs.write_masks(&mut expected, 0, words);
             for (p, slot) in plain.props.iter().enumerate() {
                 if plain.bits[3 * words + p / 64] >> (p % 64) & 1 == 1 {
@@ -2058,7 +2147,8 @@ mod tests {
                 .partition_point(|slot| slot.key >> 32 < Priority::Quadratic as u64);
             for slot in &plain.props {
                 if let AnyPropagator::EachValueHeld(held) = &*slot.prop {
-                    let by = subsumed_by(held, m.domains(), &plain.props[dear..], None);
+                    let groups = plain.subs.groups();
+                    let by = subsumed_by(held, groups, m.domains(), &plain.props[dear..], None);
                     let by = by.map(|by| (dear + by) as u32);
                     assert_eq!(slot.subsumed_by, by, "round {round}");
                 }

@@ -12,11 +12,10 @@
 //! Counting holders takes two bit masks and one pass: `once` collects the
 //! values some variable can take, `twice` those two variables can take.
 
-use std::sync::Arc;
-
 use super::all_different::{at_most_one, ones};
 use super::{
-    Conflict, Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions, in_order_from,
+    Conflict, Ctx, Event, Group, Priority, Propagation, Propagator, Status, Subscriptions,
+    in_order_from,
 };
 use crate::domain::Domain;
 use crate::model::VarId;
@@ -32,7 +31,9 @@ const SMALL_GROUP: usize = 6;
 /// Enforces that every value of `values` is taken by one of `vars`.
 #[derive(Clone, Debug)]
 pub(crate) struct EachValueHeld {
-    pub(crate) vars: Arc<[VarId]>,
+    /// The variables' place among the engine's group variables, read
+    /// through the context ([`Ctx::group`]).
+    pub(crate) vars: Group,
     pub(crate) values: Domain,
     /// `Some(first)` when the variables are `first, first + 1, ...` in
     /// order (see [`in_order_from`]): their domains are then read as one
@@ -54,20 +55,27 @@ fn holders(doms: impl Iterator<Item = u64>) -> (u64, u64, u64) {
 }
 
 impl EachValueHeld {
-    /// The propagator for `vars` and `values`.
-    pub(crate) fn new(vars: Arc<[VarId]>, values: Domain) -> EachValueHeld {
+    /// The propagator for `vars`, placed at `group` among the engine's
+    /// group variables, and `values`.
+    #[inline(always)]
+    pub(crate) fn new(vars: &[VarId], group: Group, values: Domain) -> EachValueHeld {
         EachValueHeld {
-            first: in_order_from(&vars).map(|f| f as u32),
-            vars,
+            first: in_order_from(vars).map(|f| f as u32),
+            vars: group,
             values,
         }
     }
 
     /// Fixes each variable that alone can take a value of `single` to it, a
     /// variable at a time, in order; returns whether a domain changed.
-    fn fix_singles_branching(&self, ctx: &mut Ctx<'_>, single: u64) -> Result<bool, Conflict> {
+    fn fix_singles_branching(
+        &self,
+        ctx: &mut Ctx<'_>,
+        vars: &[VarId],
+        single: u64,
+    ) -> Result<bool, Conflict> {
         let mut changed = false;
-        for &x in self.vars.iter() {
+        for &x in vars {
             let mine = ctx.dom(x).bits() & single;
             if mine != 0 {
                 // One variable cannot hold two values alone: restricting to
@@ -88,9 +96,14 @@ impl EachValueHeld {
     /// position's domain only, so the positions' shares of `single` are
     /// disjoint and cover it, and one position holds two of them exactly
     /// when the shares' lowest values do not cover it.
-    fn fix_singles(&self, ctx: &mut Ctx<'_>, single: u64) -> Result<bool, Conflict> {
+    fn fix_singles(
+        &self,
+        ctx: &mut Ctx<'_>,
+        vars: &[VarId],
+        single: u64,
+    ) -> Result<bool, Conflict> {
         let (mut narrow, mut lowest) = (0u64, 0u64);
-        for (i, &x) in self.vars.iter().enumerate() {
+        for (i, &x) in vars.iter().enumerate() {
             let d = ctx.dom(x).bits();
             let mine = d & single;
             lowest |= mine & mine.wrapping_neg();
@@ -102,27 +115,26 @@ impl EachValueHeld {
         let first_alone = if lowest == single {
             None
         } else {
-            self.first_alone(ctx, single)
+            first_alone(ctx, vars, single)
         };
         let before = first_alone.map_or(u64::MAX, |f| (1u64 << f) - 1);
         for i in ones(narrow & before) {
             // The variable keeps its single value; restricting to all of
             // `single` is the same, as it holds no other.
-            ctx.restrict(self.vars[i], Domain::from_bits(single))?;
+            ctx.restrict(vars[i], Domain::from_bits(single))?;
         }
         if first_alone.is_some() {
             return Err(Conflict);
         }
         Ok(narrow != 0)
     }
+}
 
-    /// The first position whose domain holds two values of `single`.
-    #[cold]
-    fn first_alone(&self, ctx: &Ctx<'_>, single: u64) -> Option<usize> {
-        self.vars
-            .iter()
-            .position(|&x| !at_most_one(ctx.dom(x).bits() & single))
-    }
+/// The first position of `vars` whose domain holds two values of `single`.
+#[cold]
+fn first_alone(ctx: &Ctx<'_>, vars: &[VarId], single: u64) -> Option<usize> {
+    vars.iter()
+        .position(|&x| !at_most_one(ctx.dom(x).bits() & single))
 }
 
 impl Propagator for EachValueHeld {
@@ -132,7 +144,7 @@ impl Propagator for EachValueHeld {
 
     #[inline(always)]
     fn subscribe(&self, subs: &mut Subscriptions) {
-        subs.on_each(&self.vars, Event::Changed);
+        subs.on_group(self.vars, Event::Changed);
     }
 
     fn priority(&self) -> Priority {
@@ -141,10 +153,11 @@ impl Propagator for EachValueHeld {
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
         let must = self.values.bits();
+        let vars = ctx.group(self.vars);
         loop {
             let (once, twice, settled) = match self.first {
-                Some(first) => holders(ctx.block_ref(first as usize, self.vars.len())),
-                None => holders(self.vars.iter().map(|&x| ctx.dom(x).bits())),
+                Some(first) => holders(ctx.block_ref(first as usize, vars.len())),
+                None => holders(vars.iter().map(|&x| ctx.dom(x).bits())),
             };
             // A value nobody can take can never be held.
             if must & !once != 0 {
@@ -158,10 +171,10 @@ impl Propagator for EachValueHeld {
                 return Ok(Status::Fixpoint);
             }
             // Whether fixing changed a domain.
-            let changed = if self.vars.len() <= SMALL_GROUP {
-                self.fix_singles_branching(ctx, single)?
+            let changed = if vars.len() <= SMALL_GROUP {
+                self.fix_singles_branching(ctx, vars, single)?
             } else {
-                self.fix_singles(ctx, single)?
+                self.fix_singles(ctx, vars, single)?
             };
             // Fixing removed values from the fixed variables only; if none
             // was fixed anew, the counts stand.
@@ -171,13 +184,9 @@ impl Propagator for EachValueHeld {
         }
     }
 
-    fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
-        let held = self
-            .vars
-            .iter()
-            .fold(Domain::EMPTY, |d, &x| d | Domain::singleton(value(x)));
-        Some(self.values - held == Domain::EMPTY)
-    }
+    // No `check`: the variables are the engine's, which the signature does
+    // not reach, and a built-in propagator is never asked
+    // (`Model::check` reads the constraint).
 }
 
 #[cfg(test)]
@@ -187,16 +196,22 @@ mod tests {
     use crate::check::SplitMix64;
     use crate::model::VarId;
     use crate::propagators::Propagator;
-    use crate::propagators::testing::{Bench, group_in_order, random_domains, record};
+    use crate::propagators::testing::{Bench, group_in_order, random_domains, record_in, whole};
     use crate::propagators::{Conflict, Ctx};
 
-    type Fix = fn(&EachValueHeld, &mut Ctx<'_>, u64) -> Result<bool, Conflict>;
+    type Fix = fn(&EachValueHeld, &mut Ctx<'_>, &[VarId], u64) -> Result<bool, Conflict>;
     /// A fixer's result and the narrowings it made, in order.
     type Run = (Result<bool, Conflict>, Vec<(usize, u64, u64)>);
 
     /// Runs `fix` on `doms` with no wake-ups: its result and narrowings.
-    fn record_fix(p: &EachValueHeld, doms: &mut [u64], single: u64, fix: Fix) -> Run {
-        record(doms, &mut [], |ctx| fix(p, ctx, single))
+    fn record_fix(
+        p: &EachValueHeld,
+        vars: &[VarId],
+        doms: &mut [u64],
+        single: u64,
+        fix: Fix,
+    ) -> Run {
+        record_in(vars, doms, &mut [], |ctx| fix(p, ctx, vars, single))
     }
 
     #[test]
@@ -210,8 +225,7 @@ mod tests {
         for _ in 0..20_000 {
             let n = 2 + rng.below(11);
             let m = 2 + rng.below(n);
-            let vars: std::sync::Arc<[VarId]> =
-                (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
+            let vars: Vec<VarId> = (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
             let mut doms: Vec<u64> = (0..m)
                 .map(|_| (0..1 + rng.below(4)).fold(0, |d, _| d | 1 << rng.below(10)))
                 .collect();
@@ -221,10 +235,16 @@ mod tests {
                 once |= doms[x.index()];
             }
             let single = once & !twice;
-            let p = EachValueHeld::new(vars, Domain::from_bits(once));
+            let p = EachValueHeld::new(&vars, whole(&vars), Domain::from_bits(once));
             let mut other = doms.clone();
-            let a = record_fix(&p, &mut doms, single, EachValueHeld::fix_singles_branching);
-            let b = record_fix(&p, &mut other, single, EachValueHeld::fix_singles);
+            let a = record_fix(
+                &p,
+                &vars,
+                &mut doms,
+                single,
+                EachValueHeld::fix_singles_branching,
+            );
+            let b = record_fix(&p, &vars, &mut other, single, EachValueHeld::fix_singles);
             assert_eq!(a, b, "group {p:?}");
             assert_eq!(doms, other, "group {p:?}");
             fixed += usize::from(a.0 == Ok(true));
@@ -247,15 +267,15 @@ mod tests {
             let vars = group_in_order(first, n);
             let doms = random_domains(&mut rng, first + n, 1, 0, n + 2);
             let values = (0..n).fold(0u64, |d, _| d | 1 << rng.below(n + 2));
-            let in_order = EachValueHeld::new(vars, Domain::from_bits(values));
+            let in_order = EachValueHeld::new(&vars, whole(&vars), Domain::from_bits(values));
             assert_eq!(in_order.first, Some(first as u32));
             let unknown = EachValueHeld {
                 first: None,
                 ..in_order.clone()
             };
             let (mut a, mut b) = (doms.clone(), doms);
-            let ra = record(&mut a, &mut [], |ctx| in_order.propagate(ctx));
-            let rb = record(&mut b, &mut [], |ctx| unknown.propagate(ctx));
+            let ra = record_in(&vars, &mut a, &mut [], |ctx| in_order.propagate(ctx));
+            let rb = record_in(&vars, &mut b, &mut [], |ctx| unknown.propagate(ctx));
             assert_eq!(ra, rb, "group {in_order:?}");
             assert_eq!(a, b);
         }

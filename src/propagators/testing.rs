@@ -2,7 +2,7 @@
 //! `x1`, ... with given ranges, run to the root fixpoint, then domains
 //! checked by their printed form.
 
-use crate::propagators::{Ctx, PruneSink, Wakeups};
+use crate::propagators::{Ctx, Group, PruneSink, Wakeups};
 use crate::{ConstraintId, Domain, Engine, Model, VarId};
 
 pub(crate) struct Bench {
@@ -58,12 +58,16 @@ impl PruneSink for Prunings {
 }
 
 /// Runs `run` on the domains `doms` and propagator state `state`, with no
-/// wake-ups, and returns its result and the narrowings it made, in order.
-pub(crate) fn record<R>(
+/// wake-ups, in a context that lends the group propagators their variables
+/// `groups` (see [`Ctx::group`]), and returns its result and the
+/// narrowings it made, in order.
+pub(crate) fn record_in<R>(
+    groups: &[VarId],
     doms: &mut [u64],
     state: &mut [u64],
     run: impl FnOnce(&mut Ctx<'_>) -> R,
 ) -> (R, Vec<(usize, u64, u64)>) {
+    let groups = groups.to_vec();
     // One queue word: wake-ups go through masks, all empty here.
     let masks = vec![0u64; 3 * doms.len()];
     let weak = vec![0u64; super::fixed_words(doms.len())];
@@ -84,7 +88,8 @@ pub(crate) fn record<R>(
         &mut queue,
         wakeups,
         Some(&mut seen),
-    );
+    )
+    .with_groups(&groups);
     let result = run(&mut ctx);
     (result, seen.0)
 }
@@ -107,7 +112,21 @@ pub(crate) fn run_with_events<R>(
     weak: u64,
     run: impl FnOnce(&mut Ctx<'_>) -> R,
 ) -> Outcome<R> {
+    run_with_events_in(&[], doms, state, observed, weak, run)
+}
+
+/// [`run_with_events`] with a context that lends the group propagators
+/// their variables `groups` (see [`Ctx::group`]).
+pub(crate) fn run_with_events_in<R>(
+    groups: &[VarId],
+    doms: &[u64],
+    state: &mut [u64],
+    observed: bool,
+    weak: u64,
+    run: impl FnOnce(&mut Ctx<'_>) -> R,
+) -> Outcome<R> {
     assert!(doms.len() <= 21, "three queue bits a variable in one word");
+    let groups = groups.to_vec();
     let masks: Vec<u64> = (0..3 * doms.len())
         .map(|b| {
             let (x, event) = (b / 3, b % 3);
@@ -130,13 +149,14 @@ pub(crate) fn run_with_events<R>(
     let mut fixed = vec![0u64; super::fixed_words(doms.len())];
     super::fixed_bits(&doms, &mut fixed);
     let sink: Option<&mut dyn PruneSink> = if observed { Some(&mut seen) } else { None };
-    let mut ctx = Ctx::new(&mut doms, &mut fixed, state, &mut queue, wakeups, sink);
+    let mut ctx =
+        Ctx::new(&mut doms, &mut fixed, state, &mut queue, wakeups, sink).with_groups(&groups);
     let result = run(&mut ctx);
     (result, doms, fixed, queue[0])
 }
 
 /// The variables `first..first + n`, in order: a group declared together.
-pub(crate) fn group_in_order(first: usize, n: usize) -> std::sync::Arc<[VarId]> {
+pub(crate) fn group_in_order(first: usize, n: usize) -> Vec<VarId> {
     (first..first + n)
         .map(|x| VarId::new(0, x as u32))
         .collect()
@@ -154,4 +174,13 @@ pub(crate) fn random_domains(
     (0..count)
         .map(|_| (0..fewest + rng.below(3)).fold(0, |d, _| d | 1 << (lowest + rng.below(span))))
         .collect()
+}
+
+/// The place of a group that is the whole of its list `vars` (a test's
+/// propagator, run with `vars` lent as the group variables).
+pub(crate) fn whole(vars: &[VarId]) -> Group {
+    Group {
+        start: 0,
+        len: vars.len() as u32,
+    }
 }

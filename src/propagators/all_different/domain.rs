@@ -9,21 +9,21 @@
 //! State: one word, the positions whose fixed value is gone from all the
 //! others, so a run only removes the values of positions fixed since.
 
-use std::sync::Arc;
-
 use super::matching::{consistent, consistent8_out_of_line, permutation8};
-use super::{all_distinct, at_most_one, ones, shift};
+use super::{at_most_one, ones, shift};
 use crate::domain::Domain;
 use crate::model::VarId;
 use crate::propagators::{
-    Conflict, Ctx, Event, Narrow, Priority, Propagation, Propagator, QuietBlock, Status,
+    Conflict, Ctx, Event, Group, Narrow, Priority, Propagation, Propagator, QuietBlock, Status,
     Subscriptions, has_repeats, in_order_from,
 };
 
 /// Domain-strength all-different (Hall sets, Régin's matching).
 #[derive(Clone, Debug)]
 pub(crate) struct AllDifferentDomain {
-    pub(crate) vars: Arc<[VarId]>,
+    /// The variables' place among the engine's group variables, read
+    /// through the context ([`Ctx::group`]).
+    pub(crate) vars: Group,
     /// One offset a variable, or none at all when every offset is zero.
     pub(crate) offsets: Box<[i32]>,
     /// Some variable occurs twice, so the filtering may not be idempotent.
@@ -43,15 +43,16 @@ pub(crate) struct AllDifferentDomain {
 }
 
 impl AllDifferentDomain {
-    /// The propagator for `vars` with `offsets` (empty when all are zero).
+    /// The propagator for `vars`, placed at `group` among the engine's
+    /// group variables, with `offsets` (empty when all are zero).
     #[inline(always)]
-    pub(crate) fn new(vars: Arc<[VarId]>, offsets: Box<[i32]>) -> AllDifferentDomain {
+    pub(crate) fn new(vars: &[VarId], group: Group, offsets: Box<[i32]>) -> AllDifferentDomain {
         let shifted = !offsets.is_empty();
         // Read as one block: eight variables or fewer, in order (so none
         // twice).
         let n = vars.len();
         let in_order = if !shifted && n <= 8 {
-            in_order_from(&vars)
+            in_order_from(vars)
         } else {
             None
         };
@@ -61,10 +62,10 @@ impl AllDifferentDomain {
             None => (0, 0),
         };
         AllDifferentDomain {
-            repeats: all == 0 && has_repeats(&vars),
+            repeats: all == 0 && has_repeats(vars),
             first,
             all,
-            vars,
+            vars: group,
             offsets,
             shifted,
         }
@@ -110,7 +111,8 @@ impl AllDifferentDomain {
     /// narrowed position, in position order.
     #[inline(always)]
     fn filter<const N: usize>(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        let n = self.vars.len();
+        let vars = ctx.group(self.vars);
+        let n = vars.len();
         debug_assert!(n <= N, "the caller picks a tier that fits");
         let mut dom = [0u64; N];
         let mut fixed = 0u64;
@@ -120,7 +122,7 @@ impl AllDifferentDomain {
             // engine's fixed-variable bitset. (A run that cannot take the
             // quiet door, traced or with a queue of several words: the
             // others take `filter_block`.)
-            let first = self.vars[0].index();
+            let first = self.first as usize;
             for (d, bits) in dom.iter_mut().zip(ctx.block_ref(first, n)) {
                 *d = bits;
             }
@@ -129,17 +131,12 @@ impl AllDifferentDomain {
             // Two loops, so the common unshifted one tests nothing per
             // position but the variable's index.
             let offsets = self.offsets.iter();
-            for (i, ((d, &x), &c)) in dom
-                .iter_mut()
-                .zip(self.vars.iter())
-                .zip(offsets)
-                .enumerate()
-            {
+            for (i, ((d, &x), &c)) in dom.iter_mut().zip(vars).zip(offsets).enumerate() {
                 *d = shift(ctx.dom(x).bits(), c);
                 fixed |= u64::from(at_most_one(*d)) << i;
             }
         } else {
-            for (i, (d, &x)) in dom.iter_mut().zip(self.vars.iter()).enumerate() {
+            for (i, (d, &x)) in dom.iter_mut().zip(vars).enumerate() {
                 *d = ctx.dom(x).bits();
                 fixed |= u64::from(at_most_one(*d)) << i;
             }
@@ -170,8 +167,8 @@ impl AllDifferentDomain {
 
         // Untraced, through the call-free door (see [`Narrow`]).
         match ctx.quiet() {
-            Some(mut quiet) => self.restrict_all(&mut quiet, &dom, narrowed)?,
-            None => self.restrict_all_traced(ctx, &dom, narrowed)?,
+            Some(mut quiet) => self.restrict_all(&mut quiet, vars, &dom, narrowed)?,
+            None => self.restrict_all_traced(ctx, vars, &dom, narrowed)?,
         }
         // A repeated variable narrowed through one position may allow more
         // pruning at its other positions.
@@ -276,12 +273,13 @@ impl AllDifferentDomain {
         }
     }
 
-    /// Narrows each position of `narrowed` to its (shifted back) domain in
-    /// `dom`, in position order.
+    /// Narrows each position of `narrowed` (of the variables `vars`, the
+    /// group's) to its (shifted back) domain in `dom`, in position order.
     #[inline(always)]
     fn restrict_all(
         &self,
         ctx: &mut impl Narrow,
+        vars: &[VarId],
         dom: &[u64],
         narrowed: u64,
     ) -> Result<(), Conflict> {
@@ -291,7 +289,7 @@ impl AllDifferentDomain {
             } else {
                 dom[i]
             };
-            ctx.restrict(self.vars[i], Domain::from_bits(keep))?;
+            ctx.restrict(vars[i], Domain::from_bits(keep))?;
         }
         Ok(())
     }
@@ -302,10 +300,11 @@ impl AllDifferentDomain {
     fn restrict_all_traced(
         &self,
         ctx: &mut Ctx<'_>,
+        vars: &[VarId],
         dom: &[u64],
         narrowed: u64,
     ) -> Result<(), Conflict> {
-        self.restrict_all(ctx, dom, narrowed)
+        self.restrict_all(ctx, vars, dom, narrowed)
     }
 }
 
@@ -418,7 +417,7 @@ impl Propagator for AllDifferentDomain {
 
     #[inline(always)]
     fn subscribe(&self, subs: &mut Subscriptions) {
-        subs.on_each(&self.vars, Event::Changed);
+        subs.on_group(self.vars, Event::Changed);
     }
 
     fn priority(&self) -> Priority {
@@ -440,29 +439,30 @@ impl Propagator for AllDifferentDomain {
         self.filter_tier(ctx)
     }
 
-    fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
-        Some(all_distinct(&self.vars, &self.offsets, value))
-    }
+    // No `check`: the variables are the engine's, which the signature does
+    // not reach, and a built-in propagator is never asked
+    // (`Model::check` reads the constraint).
 }
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::AllDifferentDomain;
     use crate::Strength;
     use crate::check::SplitMix64;
     use crate::model::VarId;
-    use crate::propagators::testing::{Bench, group_in_order, record, run_with_events};
+    use crate::propagators::testing::{
+        Bench, group_in_order, record_in, run_with_events_in, whole,
+    };
     use crate::propagators::{AnyPropagator, Propagator, has_repeats};
 
     /// A group of 3 to 12 positions (the tier of eight and the next) over
     /// fewer variables, `0..m` (so some repeat), with offsets of either
     /// sign or none; and `m`.
-    fn random_group(rng: &mut SplitMix64) -> (AllDifferentDomain, usize) {
+    /// The group's variables, lent to its runs.
+    fn random_group(rng: &mut SplitMix64) -> (AllDifferentDomain, usize, Vec<VarId>) {
         let n = 3 + rng.below(10);
         let m = 3 + rng.below(n);
-        let vars: Arc<[VarId]> = (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
+        let vars: Vec<VarId> = (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
         let offsets: Box<[i32]> = if rng.below(2) == 0 {
             Box::default()
         } else {
@@ -472,12 +472,12 @@ mod tests {
         let p = AllDifferentDomain {
             repeats: has_repeats(&vars),
             offsets: if shifted { offsets } else { Box::default() },
-            vars,
+            vars: whole(&vars),
             shifted,
             first: 0,
             all: 0,
         };
-        (p, m)
+        (p, m, vars)
     }
 
     /// `m` domains of three values or more among `8..n + 10`.
@@ -519,7 +519,7 @@ mod tests {
         let mut rng = SplitMix64::new(7);
         let (mut handled, mut conflicts) = (0, 0);
         for _ in 0..3_000 {
-            let (p, m) = random_group(&mut rng);
+            let (p, m, vars) = random_group(&mut rng);
             let n = p.vars.len();
             let mut doms = three_values_each(&mut rng, m, n);
             let mut state = [0u64];
@@ -527,8 +527,8 @@ mod tests {
                 let x = rng.below(m);
                 narrow_a_step(&mut rng, &mut doms[x]);
                 let mut from_scratch = doms.clone();
-                let kept = record(&mut doms, &mut state, |ctx| p.propagate(ctx));
-                let fresh = record(&mut from_scratch, &mut [0], |ctx| p.propagate(ctx));
+                let kept = record_in(&vars, &mut doms, &mut state, |ctx| p.propagate(ctx));
+                let fresh = record_in(&vars, &mut from_scratch, &mut [0], |ctx| p.propagate(ctx));
                 assert_eq!(kept, fresh, "group {p:?}");
                 if kept.0.is_err() {
                     conflicts += 1;
@@ -559,7 +559,8 @@ mod tests {
             let n = 3 + rng.below(6);
             let first = rng.below(4);
             let m = first + n + rng.below(3);
-            let p = AllDifferentDomain::new(group_in_order(first, n), Box::default());
+            let vars = group_in_order(first, n);
+            let p = AllDifferentDomain::new(&vars, whole(&vars), Box::default());
             assert!(p.in_order(), "at most eight variables, in order, unshifted");
             // The same group, read domain by domain.
             let by_domain = AllDifferentDomain {
@@ -572,9 +573,11 @@ mod tests {
                 let x = first + rng.below(n);
                 narrow_a_step(&mut rng, &mut doms[x]);
                 let (mut from_scratch, mut by_position) = (doms.clone(), doms.clone());
-                let kept = record(&mut doms, &mut state, |ctx| p.propagate(ctx));
-                let fresh = record(&mut from_scratch, &mut [0], |ctx| p.propagate(ctx));
-                let general = record(&mut by_position, &mut [0], |ctx| by_domain.propagate(ctx));
+                let kept = record_in(&vars, &mut doms, &mut state, |ctx| p.propagate(ctx));
+                let fresh = record_in(&vars, &mut from_scratch, &mut [0], |ctx| p.propagate(ctx));
+                let general = record_in(&vars, &mut by_position, &mut [0], |ctx| {
+                    by_domain.propagate(ctx)
+                });
                 assert_eq!(kept, general, "group {p:?}");
                 assert_eq!(fresh, general, "group {p:?}");
                 if kept.0.is_err() {
@@ -602,7 +605,7 @@ mod tests {
         let mut rng = SplitMix64::new(29);
         let (mut narrowed, mut conflicts) = (0, 0);
         for _ in 0..5_000 {
-            let (p, m) = random_group(&mut rng);
+            let (p, m, vars) = random_group(&mut rng);
             let n = p.vars.len();
             let doms: Vec<u64> = (0..m)
                 .map(|_| match rng.below(4) {
@@ -612,16 +615,18 @@ mod tests {
                 .collect();
             let weak = rng.next_u64();
             let (mut quiet_state, mut traced_state) = ([0u64], [0u64]);
-            let quiet =
-                run_with_events(&doms, &mut quiet_state, false, weak, |ctx| p.propagate(ctx));
-            let traced =
-                run_with_events(&doms, &mut traced_state, true, weak, |ctx| p.propagate(ctx));
+            let quiet = run_with_events_in(&vars, &doms, &mut quiet_state, false, weak, |ctx| {
+                p.propagate(ctx)
+            });
+            let traced = run_with_events_in(&vars, &doms, &mut traced_state, true, weak, |ctx| {
+                p.propagate(ctx)
+            });
             assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
             assert_eq!(quiet_state, traced_state, "group {p:?} on {doms:?}");
             // The engine's runner, which takes the quiet door untested.
             let mut runner_state = [0u64];
             let any = AnyPropagator::AllDifferentDomain(p.clone());
-            let run = run_with_events(&doms, &mut runner_state, false, weak, |ctx| {
+            let run = run_with_events_in(&vars, &doms, &mut runner_state, false, weak, |ctx| {
                 (any.runner())(&any, ctx)
             });
             assert_eq!(run, traced, "group {p:?} on {doms:?}");
@@ -652,7 +657,8 @@ mod tests {
             let first = rng.below(6);
             let m = first + n + rng.below(4);
             short += usize::from(m - first < 8);
-            let p = AllDifferentDomain::new(group_in_order(first, n), Box::default());
+            let vars = group_in_order(first, n);
+            let p = AllDifferentDomain::new(&vars, whole(&vars), Box::default());
             assert!(p.in_order(), "at most eight variables, in order, unshifted");
             let mut doms: Vec<u64> = (0..m)
                 .map(|_| match rng.below(3) {
@@ -666,13 +672,17 @@ mod tests {
             for _ in 0..2 {
                 let (mut quiet_state, mut traced_state) = (state, state);
                 let quiet =
-                    run_with_events(&doms, &mut quiet_state, false, weak, |ctx| p.propagate(ctx));
+                    run_with_events_in(&vars, &doms, &mut quiet_state, false, weak, |ctx| {
+                        p.propagate(ctx)
+                    });
                 let traced =
-                    run_with_events(&doms, &mut traced_state, true, weak, |ctx| p.propagate(ctx));
+                    run_with_events_in(&vars, &doms, &mut traced_state, true, weak, |ctx| {
+                        p.propagate(ctx)
+                    });
                 assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
                 // The engine's runner, which goes to the block untested.
                 let mut runner_state = state;
-                let run = run_with_events(&doms, &mut runner_state, false, weak, |ctx| {
+                let run = run_with_events_in(&vars, &doms, &mut runner_state, false, weak, |ctx| {
                     (any.runner())(&any, ctx)
                 });
                 assert_eq!(run, traced, "group {p:?} on {doms:?}");

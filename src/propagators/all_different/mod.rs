@@ -34,14 +34,6 @@ mod value;
 pub(crate) use domain::AllDifferentDomain;
 pub(crate) use value::AllDifferentValue;
 
-use crate::model::VarId;
-
-/// Whether the shifted values of a full assignment are pairwise distinct.
-fn all_distinct(vars: &[VarId], offsets: &[i32], value: &dyn Fn(VarId) -> u8) -> bool {
-    let shifted = |i: usize| i32::from(value(vars[i])) + offsets.get(i).copied().unwrap_or(0);
-    (0..vars.len()).all(|i| (0..i).all(|j| shifted(i) != shifted(j)))
-}
-
 /// `bits` moved by `c`, for `|c| <= 63` (the model checks offsets), so
 /// neither shift can reach 64.
 #[inline(always)]

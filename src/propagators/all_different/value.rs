@@ -9,20 +9,20 @@
 //! distinct variables within 32 of each other, run as
 //! `Run::OnePassWindow`, the variables already handled).
 
-use std::sync::Arc;
-
-use super::{all_distinct, at_most_one, mask, ones, shift};
+use super::{at_most_one, mask, ones, shift};
 use crate::domain::Domain;
 use crate::model::VarId;
 use crate::propagators::{
-    AnyPropagator, Conflict, Ctx, Event, Narrow, Priority, Propagation, Propagator, QuietBlock,
-    Runner, Status, Subscriptions, bounds_moved, has_repeats, in_order_from,
+    AnyPropagator, Conflict, Ctx, Event, Group, Narrow, Priority, Propagation, Propagator,
+    QuietBlock, Runner, Status, Subscriptions, bounds_moved, has_repeats, in_order_from,
 };
 
 /// Value-strength all-different.
 #[derive(Clone, Debug)]
 pub(crate) struct AllDifferentValue {
-    pub(crate) vars: Arc<[VarId]>,
+    /// The variables' place among the engine's group variables, read
+    /// through the context ([`Ctx::group`]).
+    pub(crate) vars: Group,
     /// One offset a variable, or none at all when every offset is zero.
     pub(crate) offsets: Box<[i32]>,
     /// `Some(base)` when every variable is one of `base..base + 64` (then
@@ -97,12 +97,13 @@ impl Run {
 }
 
 impl AllDifferentValue {
-    /// The propagator for `vars` with `offsets` (empty when all are zero).
+    /// The propagator for `vars`, placed at `group` among the engine's
+    /// group variables, with `offsets` (empty when all are zero).
     /// (Inlined: out of line it cost an Oz zebra build about 400
     /// instructions more.)
     #[inline(always)]
-    pub(crate) fn new(vars: Arc<[VarId]>, offsets: Box<[i32]>) -> AllDifferentValue {
-        let in_order = in_order_from(&vars).is_some();
+    pub(crate) fn new(vars: &[VarId], group: Group, offsets: Box<[i32]>) -> AllDifferentValue {
+        let in_order = in_order_from(vars).is_some();
         // The lowest and highest variable (a plain loop: on a handful of
         // variables, iterator `min` and `max` vectorize into more code).
         // With them, the variables' bits modulo 64, which rotated by the
@@ -114,17 +115,17 @@ impl AllDifferentValue {
             bits |= 1 << (x.index() % 64);
         }
         let window = (highest.wrapping_sub(lowest) < 64).then_some(lowest as u32);
-        let group = match window {
+        let bits_in_window = match window {
             Some(_) if highest - lowest < 32 => bits.rotate_right(lowest as u32 % 64) as u32,
             _ => 0,
         };
-        let repeats = !in_order && has_repeats(&vars);
+        let repeats = !in_order && has_repeats(vars);
         let run = match in_order {
             _ if vars.len() <= SMALL_GROUP => Run::one_pass(
                 !offsets.is_empty(),
                 repeats,
                 source(in_order, window),
-                group,
+                bits_in_window,
             ),
             true if offsets.is_empty() => Run::InOrder,
             true if offsets.iter().all(|&c| c >= 0) => Run::InOrderNonNegative,
@@ -133,20 +134,21 @@ impl AllDifferentValue {
         };
         AllDifferentValue {
             window,
-            group,
+            group: bits_in_window,
             in_order,
             repeats,
             negative: offsets.iter().any(|&c| c < 0),
             run,
-            vars,
+            vars: group,
             offsets,
         }
     }
 
-    /// The positions of `open` whose variables are fixed, found as
-    /// `SOURCE` says ([`ANY_GROUP`]: as the group's shape allows).
+    /// The positions of `open` whose variables (of `vars`, the group's)
+    /// are fixed, found as `SOURCE` says ([`ANY_GROUP`]: as the group's
+    /// shape allows).
     #[inline(always)]
-    fn fixed_among<const SOURCE: u8>(&self, ctx: &impl Narrow, open: u64) -> u64 {
+    fn fixed_among<const SOURCE: u8>(&self, ctx: &impl Narrow, vars: &[VarId], open: u64) -> u64 {
         // A group `IN_ORDER` or in a `WINDOW` has a window (see `source`).
         let base = self.window.unwrap_or(0) as usize;
         let source = match SOURCE {
@@ -157,12 +159,12 @@ impl AllDifferentValue {
             // Position k is variable `base + k`.
             IN_ORDER => ctx.fixed_range(base, self.vars.len()) & open,
             // Bit k of the read: variable `base + k` is fixed.
-            WINDOW => self.positions_of(ctx.fixed_range(base, 64), open),
+            WINDOW => self.positions_of(vars, ctx.fixed_range(base, 64), open),
             _ => {
                 // Scattered over more than 64 variables: a domain at a time.
                 let mut fresh = 0u64;
                 for i in ones(open) {
-                    fresh |= u64::from(at_most_one(ctx.dom(self.vars[i]).bits())) << i;
+                    fresh |= u64::from(at_most_one(ctx.dom(vars[i]).bits())) << i;
                 }
                 fresh
             }
@@ -178,6 +180,7 @@ impl AllDifferentValue {
     fn one_pass<N: Narrow, const SHIFTED: bool, const REPEATS: bool, const SOURCE: u8>(
         &self,
         ctx: &mut N,
+        vars: &[VarId],
     ) -> Propagation {
         // Without offsets (`SHIFTED` false, the list is empty) every shift
         // is by zero, and compiles away.
@@ -188,16 +191,16 @@ impl AllDifferentValue {
         // variables handled instead: see `window_pass`.)
         let handled = *ctx.first_state_word();
         let mut open = if SOURCE == WINDOW {
-            self.positions_of(!handled, all)
+            self.positions_of(vars, !handled, all)
         } else {
             !handled & all
         };
         // The positions fixed since the last run.
-        let fresh = self.fixed_among::<SOURCE>(ctx, open);
+        let fresh = self.fixed_among::<SOURCE>(ctx, vars, open);
         // Their shifted values. Two fresh positions on one value: fail.
         let mut taken = 0u64;
         for i in ones(fresh) {
-            let v = shift(ctx.dom(self.vars[i]).bits(), offset(i));
+            let v = shift(ctx.dom(vars[i]).bits(), offset(i));
             if taken & v != 0 {
                 return Err(Conflict);
             }
@@ -211,7 +214,7 @@ impl AllDifferentValue {
             // of them share.
             let (mut next, mut clash) = (0u64, 0u64);
             for i in ones(open) {
-                let x = self.vars[i];
+                let x = vars[i];
                 let d = ctx.dom(x).bits();
                 // The taken values are some fixed position's: they go.
                 let left = d & !shift(taken, -offset(i));
@@ -238,7 +241,7 @@ impl AllDifferentValue {
             taken = next;
         }
         *ctx.first_state_word() = if SOURCE == WINDOW {
-            self.variables_handled(open)
+            self.variables_handled(vars, open)
         } else {
             !open & all
         };
@@ -256,19 +259,19 @@ impl AllDifferentValue {
     /// handled).
     #[inline(always)]
     fn filter<const M: u8>(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        let vars = &self.vars[..];
+        let vars = ctx.group(self.vars);
         let repeats = self.repeats;
         let all = u64::MAX >> (64 - vars.len());
         // Bit i set: position i is fixed and its value is gone from the others.
         let mut open = !*ctx.first_state_word() & all;
-        let (mut fresh, mut taken, mut clash) = self.scan::<M>(ctx, open);
+        let (mut fresh, mut taken, mut clash) = self.scan::<M>(ctx, vars, open);
         while fresh != 0 {
             // Two fresh positions on one value: they cannot differ.
             if clash != 0 {
                 return Err(Conflict);
             }
             open &= !fresh;
-            (fresh, taken, clash) = self.round::<M>(ctx, open, taken, repeats)?;
+            (fresh, taken, clash) = self.round::<M>(ctx, vars, open, taken, repeats)?;
         }
         *ctx.first_state_word() = !open & all;
         Ok(Status::Fixpoint)
@@ -290,13 +293,12 @@ impl AllDifferentValue {
     /// values two of them share (a conflict, reported before the round that
     /// would remove them).
     #[inline(always)]
-    fn scan<const M: u8>(&self, ctx: &Ctx<'_>, open: u64) -> (u64, u64, u64) {
-        let vars = &self.vars[..];
+    fn scan<const M: u8>(&self, ctx: &Ctx<'_>, vars: &[VarId], open: u64) -> (u64, u64, u64) {
         let offsets = self.offsets_for::<M>();
         let (mut fresh, mut taken, mut clash) = (0u64, 0u64, 0u64);
         if self.in_order {
             // The fixed positions are known: only their values are read.
-            fresh = self.fixed_among::<IN_ORDER>(ctx, open);
+            fresh = self.fixed_among::<IN_ORDER>(ctx, vars, open);
             for i in ones(fresh) {
                 let v = up::<M>(ctx.dom(vars[i]).bits(), offsets, i);
                 clash |= taken & v;
@@ -334,11 +336,11 @@ impl AllDifferentValue {
     fn round<const M: u8>(
         &self,
         ctx: &mut Ctx<'_>,
+        vars: &[VarId],
         open: u64,
         taken: u64,
         repeats: bool,
     ) -> Result<(u64, u64, u64), Conflict> {
-        let vars = &self.vars[..];
         let offsets = self.offsets_for::<M>();
         let (mut fresh, mut next, mut clash) = (0u64, 0u64, 0u64);
         if repeats {
@@ -508,7 +510,7 @@ impl Propagator for AllDifferentValue {
 
     #[inline(always)]
     fn subscribe(&self, subs: &mut Subscriptions) {
-        subs.on_each(&self.vars, Event::Fixed);
+        subs.on_group(self.vars, Event::Fixed);
     }
 
     fn priority(&self) -> Priority {
@@ -523,9 +525,9 @@ impl Propagator for AllDifferentValue {
         self.run_as(self.run, ctx)
     }
 
-    fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
-        Some(all_distinct(&self.vars, &self.offsets, value))
-    }
+    // No `check`: the variables are the engine's, which the signature does
+    // not reach, and a built-in propagator is never asked
+    // (`Model::check` reads the constraint).
 }
 
 impl AllDifferentValue {
@@ -586,9 +588,10 @@ impl AllDifferentValue {
         &self,
         ctx: &mut Ctx<'_>,
     ) -> Propagation {
+        let vars = ctx.group(self.vars);
         match ctx.quiet() {
-            Some(mut quiet) => self.one_pass::<_, SHIFTED, REPEATS, SOURCE>(&mut quiet),
-            None => self.one_pass::<_, SHIFTED, REPEATS, SOURCE>(ctx),
+            Some(mut quiet) => self.one_pass::<_, SHIFTED, REPEATS, SOURCE>(&mut quiet, vars),
+            None => self.one_pass::<_, SHIFTED, REPEATS, SOURCE>(ctx, vars),
         }
     }
 
@@ -628,7 +631,8 @@ impl AllDifferentValue {
     #[inline(never)]
     fn window_pass(&self, ctx: &mut Ctx<'_>) -> Propagation {
         let Some(mut block) = ctx.quiet_block(self.window.unwrap_or(0) as usize) else {
-            return self.one_pass::<_, false, false, WINDOW>(ctx);
+            let vars = ctx.group(self.vars);
+            return self.one_pass::<_, false, false, WINDOW>(ctx, vars);
         };
         let group = u64::from(self.group);
         let mut open = group & !*block.first_state_word();
@@ -703,10 +707,11 @@ impl AllDifferentValue {
     #[inline(never)]
     fn window_emptied(&self, ctx: &mut Ctx<'_>, taken: u64, open: u64) -> Propagation {
         let base = self.window.unwrap_or(0) as usize;
+        let vars = ctx.group(self.vars);
         let Some(mut block) = ctx.quiet_block(base) else {
             unreachable!("the run took the quiet door")
         };
-        for x in self.vars.iter() {
+        for x in vars {
             let k = x.index() - base;
             if open >> k & 1 != 0 {
                 let d = block.dom(k);
@@ -727,11 +732,11 @@ impl AllDifferentValue {
     /// `base` the window's first): the fixed ones from the fixed bits, the
     /// open ones from the complement of a `Run::OnePassWindow` state word.
     #[inline(always)]
-    fn positions_of(&self, by_variable: u64, among: u64) -> u64 {
+    fn positions_of(&self, vars: &[VarId], by_variable: u64, among: u64) -> u64 {
         let base = self.window.unwrap_or(0) as usize;
         let mut positions = 0u64;
         for i in ones(among) {
-            positions |= (by_variable >> (self.vars[i].index() - base) & 1) << i;
+            positions |= (by_variable >> (vars[i].index() - base) & 1) << i;
         }
         positions
     }
@@ -739,10 +744,10 @@ impl AllDifferentValue {
     /// The state word of a group run as `Run::OnePassWindow` whose
     /// positions `open` are open: its other variables handled (the inverse
     /// of [`Self::positions_of`]).
-    fn variables_handled(&self, open: u64) -> u64 {
+    fn variables_handled(&self, vars: &[VarId], open: u64) -> u64 {
         let base = self.window.unwrap_or(0) as usize;
         let mut handled = 0u64;
-        for (i, x) in self.vars.iter().enumerate() {
+        for (i, x) in vars.iter().enumerate() {
             handled |= (!open >> i & 1) << (x.index() - base);
         }
         handled
@@ -901,11 +906,11 @@ mod tests {
     use crate::propagators::Ctx;
     use crate::propagators::Propagator;
     use crate::propagators::testing::{
-        Bench, group_in_order, random_domains, record, run_with_events,
+        Bench, group_in_order, random_domains, record_in, run_with_events_in, whole,
     };
 
     /// `n` distinct variables of the first `m`, in a random order.
-    fn distinct_vars(rng: &mut SplitMix64, n: usize, m: usize) -> std::sync::Arc<[VarId]> {
+    fn distinct_vars(rng: &mut SplitMix64, n: usize, m: usize) -> Vec<VarId> {
         let mut order: Vec<u32> = (0..m as u32).collect();
         for i in (1..m).rev() {
             order.swap(i, rng.below(i + 1));
@@ -931,6 +936,7 @@ mod tests {
     /// as the run did), or `None` on a conflict.
     fn runner_step(
         p: &AllDifferentValue,
+        vars: &[VarId],
         doms: &mut Vec<u64>,
         state: &mut [u64; 1],
         weak: u64,
@@ -938,10 +944,10 @@ mod tests {
         use crate::propagators::AnyPropagator;
         let any = AnyPropagator::AllDifferentValue(p.clone());
         let mut quiet_state = *state;
-        let quiet = run_with_events(doms, &mut quiet_state, false, weak, |ctx| {
+        let quiet = run_with_events_in(vars, doms, &mut quiet_state, false, weak, |ctx| {
             (any.runner())(&any, ctx)
         });
-        let traced = run_with_events(doms, state, true, weak, |ctx| p.propagate(ctx));
+        let traced = run_with_events_in(vars, doms, state, true, weak, |ctx| p.propagate(ctx));
         assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
         traced.0.ok()?;
         assert_eq!(quiet_state, *state, "group {p:?} on {doms:?}");
@@ -962,7 +968,7 @@ mod tests {
         for _ in 0..4_000 {
             let n = 2 + rng.below(11);
             let m = n + 4;
-            let vars: std::sync::Arc<[VarId]> = if rng.below(2) == 0 {
+            let vars: Vec<VarId> = if rng.below(2) == 0 {
                 (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect()
             } else {
                 distinct_vars(&mut rng, n, m)
@@ -972,8 +978,8 @@ mod tests {
             } else {
                 (0..n).map(|_| rng.below(9) as i32 - 3).collect()
             };
-            let p = AllDifferentValue::new(vars, offsets);
-            repeated += usize::from(crate::propagators::has_repeats(&p.vars));
+            let p = AllDifferentValue::new(&vars, whole(&vars), offsets);
+            repeated += usize::from(crate::propagators::has_repeats(&vars));
             small_distinct += usize::from(matches!(
                 p.run,
                 Run::OnePass | Run::OnePassWindow | Run::OnePassInOrder | Run::OnePassShifted
@@ -997,8 +1003,8 @@ mod tests {
                 }
                 doms[x] = pick & pick.wrapping_neg();
                 let mut by_rounds = doms.clone();
-                let a = record(&mut doms, &mut one, |ctx| p.small(ctx));
-                let b = record(&mut by_rounds, &mut rounds, |ctx| p.in_rounds(ctx));
+                let a = record_in(&vars, &mut doms, &mut one, |ctx| p.small(ctx));
+                let b = record_in(&vars, &mut by_rounds, &mut rounds, |ctx| p.in_rounds(ctx));
                 assert_eq!(a, b, "group {p:?}");
                 if a.0.is_err() {
                     conflicts += 1;
@@ -1015,7 +1021,7 @@ mod tests {
                 let handled = if small == Run::OnePassWindow {
                     let all = u64::MAX >> (64 - n);
                     // The positions of the variables handled.
-                    p.positions_of(one[0], all)
+                    p.positions_of(&vars, one[0], all)
                 } else {
                     one[0]
                 };
@@ -1044,7 +1050,7 @@ mod tests {
             } else {
                 (0..n).map(|_| rng.below(5) as i32).collect()
             };
-            let fast = AllDifferentValue::new(vars.clone(), offsets.clone());
+            let fast = AllDifferentValue::new(&vars, whole(&vars), offsets.clone());
             assert!(fast.in_order && fast.window == Some(first as u32));
             let scanning = AllDifferentValue {
                 window: None,
@@ -1059,8 +1065,8 @@ mod tests {
             for way in ways {
                 let (mut a_doms, mut b_doms) = (doms.clone(), doms.clone());
                 let (mut a_state, mut b_state) = ([0u64; 2], [0u64; 2]);
-                let a = record(&mut a_doms, &mut a_state, |ctx| way(&fast, ctx));
-                let b = record(&mut b_doms, &mut b_state, |ctx| way(&scanning, ctx));
+                let a = record_in(&vars, &mut a_doms, &mut a_state, |ctx| way(&fast, ctx));
+                let b = record_in(&vars, &mut b_doms, &mut b_state, |ctx| way(&scanning, ctx));
                 assert_eq!(a, b, "group {fast:?}");
                 assert_eq!(a_doms, b_doms);
                 assert_eq!(a_state[0], b_state[0]);
@@ -1089,7 +1095,7 @@ mod tests {
                 1 => (0..n).map(|_| rng.below(5) as i32).collect(),
                 _ => (0..n).map(|_| rng.below(7) as i32 - 3).collect(),
             };
-            let p = AllDifferentValue::new(vars, offsets);
+            let p = AllDifferentValue::new(&vars, whole(&vars), offsets);
             let mode = [Run::InOrder, Run::InOrderNonNegative, Run::InOrderShifted]
                 .iter()
                 .position(|&run| run == p.run);
@@ -1105,8 +1111,12 @@ mod tests {
                 doms[x] &= doms[x].wrapping_neg();
                 let mut quiet_state = state;
                 let quiet =
-                    run_with_events(&doms, &mut quiet_state, false, weak, |ctx| p.propagate(ctx));
-                let traced = run_with_events(&doms, &mut state, true, weak, |ctx| p.propagate(ctx));
+                    run_with_events_in(&vars, &doms, &mut quiet_state, false, weak, |ctx| {
+                        p.propagate(ctx)
+                    });
+                let traced = run_with_events_in(&vars, &doms, &mut state, true, weak, |ctx| {
+                    p.propagate(ctx)
+                });
                 assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
                 if traced.0.is_err() {
                     conflicts += 1;
@@ -1143,7 +1153,7 @@ mod tests {
         for _ in 0..6_000 {
             let n = 2 + rng.below(11);
             let m = n + rng.below(21 - n);
-            let vars: std::sync::Arc<[VarId]> = match rng.below(3) {
+            let vars: Vec<VarId> = match rng.below(3) {
                 0 => group_in_order(rng.below(m - n + 1), n),
                 1 => (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect(),
                 _ => distinct_vars(&mut rng, n, m),
@@ -1153,7 +1163,7 @@ mod tests {
                 1 => (0..n).map(|_| rng.below(5) as i32).collect(),
                 _ => (0..n).map(|_| rng.below(7) as i32 - 3).collect(),
             };
-            let mut p = AllDifferentValue::new(vars, offsets);
+            let mut p = AllDifferentValue::new(&vars, whole(&vars), offsets);
             if p.run == Run::OnePassWindow && rng.below(2) == 0 {
                 // As if scattered over more than 64 variables.
                 (p.window, p.group, p.run) = (None, 0, Run::OnePass);
@@ -1165,7 +1175,7 @@ mod tests {
             for _ in 0..m {
                 let x = rng.below(m);
                 doms[x] &= doms[x].wrapping_neg();
-                match runner_step(&p, &mut doms, &mut state, weak) {
+                match runner_step(&p, &vars, &mut doms, &mut state, weak) {
                     Some(narrowed) => narrowings += usize::from(narrowed),
                     None => {
                         conflicts += 1;
@@ -1197,7 +1207,8 @@ mod tests {
         for _ in 0..6_000 {
             let n = 2 + rng.below(6);
             let m = n + rng.below(22 - n);
-            let p = AllDifferentValue::new(distinct_vars(&mut rng, n, m), Box::default());
+            let vars = distinct_vars(&mut rng, n, m);
+            let p = AllDifferentValue::new(&vars, whole(&vars), Box::default());
             if p.run != Run::OnePassWindow {
                 // In order after all.
                 continue;
@@ -1209,10 +1220,10 @@ mod tests {
                 let fix = 1 + rng.below(3);
                 several += usize::from(fix > 1);
                 for _ in 0..fix {
-                    let x = p.vars[rng.below(n)].index();
+                    let x = vars[rng.below(n)].index();
                     doms[x] &= doms[x].wrapping_neg();
                 }
-                match runner_step(&p, &mut doms, &mut state, weak) {
+                match runner_step(&p, &vars, &mut doms, &mut state, weak) {
                     Some(narrowed) => narrowings += usize::from(narrowed),
                     None => {
                         conflicts += 1;
