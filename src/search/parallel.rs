@@ -296,7 +296,7 @@ impl Solver {
         let width = self.engine.state_len();
         let mut total = Stats::default();
         while let Some(subtree) = work.subtrees.get(work.next.fetch_add(1, Ordering::Relaxed)) {
-            self.frames.clear();
+            self.top = 0;
             self.stats = Stats::default();
             // The parent's state, where the search opens the subtree's
             // root (see `Solver::step`, which works in the slab). Restoring
