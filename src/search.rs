@@ -452,15 +452,7 @@ pub struct Solver {
     /// made at the first of them, so only a search that keeps solutions
     /// pays for it.
     shared: Option<Arc<Names>>,
-    /// The search's states and frames, `engine.state_len()` +
-    /// [`FRAME_WORDS`] words a level: one level for each open choice (its
-    /// state, then its [`Frame`]), and the node being opened above them
-    /// (its state alone; see [`Solver::step`]). One buffer, not a `Vec` of
-    /// frames beside it: measured, the allocation and release it spares
-    /// cost 230 to 360 instructions a build and search of a classic or Oz
-    /// zebra (0.7%), against 0.07% more on a 10-queens count.
-    slab: Vec<u64>,
-    /// Where the level of the node being opened starts in `slab`: the
+    /// Where the level of the node being opened starts in the slab: the
     /// number of open choices (the levels that hold a frame) times the
     /// words of a level. Kept as the offset, not the count: the search
     /// moves between levels by an addition, and finds none open at 0.
@@ -480,7 +472,6 @@ impl Solver {
     pub fn new(model: &Model) -> Solver {
         // The engine is loaded in place: a finished one is large to move.
         let mut solver = Solver {
-            slab: Vec::new(),
             engine: Engine::unloaded(),
             names: Names::default(),
             shared: None,
@@ -491,6 +482,16 @@ impl Solver {
             options: SearchOptions::default(),
             root_failure: None,
         };
+        // The slab is the engine's state buffer past its two states: room
+        // for the first levels is made there at the load, with the states
+        // (one allocation a solver fewer than a slab of its own: measured,
+        // 130 to 190 instructions a classic or Oz zebra's build and search
+        // fewer, 0.2% more on a 10-queens count, at most 20 more a node, and
+        // 150 more on a build alone, which now makes the search's room;
+        // in wall time, a classic zebra solve 2% faster). At once, not grown one doubling at a time (a small
+        // puzzle's whole search is a few microseconds): measured, 141
+        // instructions a solve fewer on the zebras and queens alike.
+        solver.engine.make_search_room(FIRST_LEVELS, FRAME_WORDS);
         solver.engine.load(model);
         // Filled where it lies, as a reload fills it: a copy made in the
         // literal above is built on the stack and moved in (measured, 184
@@ -616,18 +617,9 @@ impl Solver {
     /// slab, and copies the last node opened back when a step ends).
     fn start(&mut self, options: &SearchOptions) {
         self.top = 0;
-        let width = self.engine.state_len();
-        // Room for the first levels at once, not grown one doubling at a
-        // time (a small puzzle's whole search is a few microseconds). A
-        // new solver has no storage yet: it allocates at that size at once,
-        // which costs less than growing an empty one (measured: 141
-        // instructions a solve fewer on the zebras and queens alike).
-        if self.slab.capacity() == 0 {
-            self.slab = Vec::with_capacity(FIRST_LEVELS * (width + FRAME_WORDS));
-        }
         // The root's state goes straight to the slab's first level, where
         // the search opens the root.
-        self.engine.reset_into(&mut self.slab);
+        self.engine.reset_into_search();
         self.stats = Stats::default();
         self.root_failure = None;
         self.options = *options;
@@ -687,14 +679,15 @@ impl Solver {
         let (limited, started) = (self.options.is_limited(), self.started);
         let Solver {
             engine,
-            slab,
             top,
             stats,
             options,
             root_failure,
             ..
         } = self;
-        let (engine_state, run) = engine.running();
+        // The slab: the engine's state buffer past its two states.
+        let (slab, run) = engine.search_area();
+        let base = 2 * width;
         let mut opener = Opener {
             run,
             stats,
@@ -702,7 +695,7 @@ impl Solver {
             options,
         };
         let stride = width + FRAME_WORDS;
-        let mut at = *top;
+        let mut at = base + *top;
         // The node to open next: its parent, the decision that leads to it
         // from the state at level `at`, its depth; or, with `backtrack`, the
         // right branch of the innermost open choice.
@@ -712,7 +705,7 @@ impl Solver {
         };
         let result = loop {
             if backtrack {
-                if at == 0 {
+                if at == base {
                     break Err(SearchStatus::Complete);
                 }
                 // The choice's own state, untouched by its left subtree,
@@ -788,8 +781,8 @@ impl Solver {
             backtrack = false;
         };
         // The engine holds the last node opened (or cut off).
-        engine_state.copy_from_slice(&slab[at..at + width]);
-        *top = at;
+        slab.copy_within(at..at + width, 0);
+        *top = at - base;
         // A step ends at a solution, with right branches still to take, or
         // at the end.
         self.next = match result {

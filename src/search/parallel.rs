@@ -305,7 +305,8 @@ impl Solver {
             // which the step overwrites when it ends).
             let parent = &work.states[subtree.state..subtree.state + width];
             self.engine.restore(parent);
-            self.slab[..width].copy_from_slice(parent);
+            let (slab, _) = self.engine.search_area();
+            slab[2 * width..3 * width].copy_from_slice(parent);
             // The first step applies the decision.
             self.next = Next::Visit {
                 decision: Some(subtree.decision),
