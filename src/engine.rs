@@ -81,10 +81,18 @@ pub struct Engine {
     /// The words of one search state: the domains, the fixed-variable
     /// bitset, then the propagators' state words.
     width: usize,
-    /// `state[..width]` is the current state; `state[width..]` the state
-    /// at the root, before any propagation. Between calls the queue is
-    /// empty and every domain is non-empty, except after a conflict.
+    /// `state[..width]` is the current state; `state[width..2 * width]`
+    /// the state at the root, before any propagation. Between calls the
+    /// queue is empty and every domain is non-empty, except after a
+    /// conflict. Past them, a solver's search keeps its levels (see
+    /// [`Engine::search_area`]): in this buffer, not one of its own, so
+    /// that a solver's build allocates once the fewer.
     state: Vec<u64>,
+    /// The words a load makes room for past the two states, for a search
+    /// state `width` words wide: `levels * (width + extra)` for
+    /// `(levels, extra)` (a solver's first search levels; none for an
+    /// engine of one's own).
+    search_room: (usize, usize),
     /// Propagators in queue order, each with its constraint and state words.
     props: Vec<Slot>,
     /// The number of constraints in the model (a constraint simplified
@@ -199,6 +207,7 @@ impl Engine {
             fixed_words: 0,
             width: 0,
             state: Vec::new(),
+            search_room: (0, 0),
             props: Vec::new(),
             constraints: 0,
             wake_bounds: Vec::new(),
@@ -247,7 +256,8 @@ impl Engine {
         let vars = self.vars;
         let width = vars + self.fixed_words + state_words;
         self.width = width;
-        make_room(&mut self.state, 2 * width);
+        let (levels, extra) = self.search_room;
+        make_room(&mut self.state, 2 * width + levels * (width + extra));
         self.state.extend(domains.iter().map(|d| d.bits()));
         self.state.resize(width, 0);
         let (doms, rest) = self.state.split_at_mut(vars);
@@ -622,37 +632,9 @@ impl Engine {
     /// works on elsewhere.
     #[inline(always)]
     pub(crate) fn running(&mut self) -> (&mut [u64], Running<'_>) {
-        let (queue, enabled, weak, masks) = split_bits(
-            &mut self.bits,
-            self.words,
-            self.fixed_words,
-            self.masks_at,
-            self.masks,
-        );
-        // With masks, a disabled propagator is never queued (see
-        // `update_enabled`); with lists it may be, and is dropped when popped.
-        let enabled = if self.words <= MASK_WORDS {
-            None
-        } else {
-            Some(enabled)
-        };
-        let running = Running {
-            vars: self.vars,
-            fixed_words: self.fixed_words,
-            model: self.model,
-            queue,
-            enabled,
-            wakeups: Wakeups {
-                masks,
-                bounds: &self.wake_bounds,
-                list: &self.wake_list,
-                weak,
-            },
-            props: &self.props,
-            groups: self.subs.groups(),
-            propagations: &mut self.propagations,
-        };
-        (&mut self.state[..self.width], running)
+        let width = self.width;
+        let (state, running) = self.search_area();
+        (&mut state[..width], running)
     }
 
     /// The number of `u64` words [`Engine::save`] writes.
@@ -690,24 +672,70 @@ impl Engine {
     /// Goes back to the root: the model's initial domains, every enabled
     /// propagator queued, as after [`Engine::new`].
     pub fn reset(&mut self) {
-        self.state.copy_within(self.width.., 0);
+        self.state.copy_within(self.width..2 * self.width, 0);
         self.bits.copy_within(self.words..2 * self.words, 0);
     }
 
     /// Goes back to the root as [`Engine::reset`] does, but writes the
-    /// root's state into the first [`Engine::state_len`] words of `into`
-    /// (a search's saved states, grown to hold it if shorter) and leaves
+    /// root's state into the first level of the search area (see
+    /// [`Engine::search_area`]), grown to hold it if shorter, and leaves
     /// the engine's own as it is.
-    pub(crate) fn reset_into(&mut self, into: &mut Vec<u64>) {
-        let root = &self.state[self.width..];
-        match into.get_mut(..self.width) {
-            Some(first) => first.copy_from_slice(root),
-            None => {
-                into.clear();
-                into.extend_from_slice(root);
-            }
+    pub(crate) fn reset_into_search(&mut self) {
+        let width = self.width;
+        if self.state.len() >= 3 * width {
+            self.state.copy_within(width..2 * width, 2 * width);
+        } else {
+            self.state.truncate(2 * width);
+            self.state.extend_from_within(width..2 * width);
         }
         self.bits.copy_within(self.words..2 * self.words, 0);
+    }
+
+    /// Makes room, from the next load on, for `levels` search levels of
+    /// the state's width and `extra` words more each, past the two states
+    /// (see `search_room`).
+    pub(crate) fn make_search_room(&mut self, levels: usize, extra: usize) {
+        self.search_room = (levels, extra);
+    }
+
+    /// The whole state buffer, for a search that keeps its levels in it
+    /// from word `2 * state_len()` on (the current state and the root's
+    /// come first: the search must leave them as they are but for the
+    /// current state, which it may overwrite), and the parts of the engine
+    /// that propagating touches, as [`Engine::running`] gives them.
+    #[inline(always)]
+    pub(crate) fn search_area(&mut self) -> (&mut Vec<u64>, Running<'_>) {
+        let (queue, enabled, weak, masks) = split_bits(
+            &mut self.bits,
+            self.words,
+            self.fixed_words,
+            self.masks_at,
+            self.masks,
+        );
+        // With masks, a disabled propagator is never queued (see
+        // `update_enabled`); with lists it may be, and is dropped when popped.
+        let enabled = if self.words <= MASK_WORDS {
+            None
+        } else {
+            Some(enabled)
+        };
+        let running = Running {
+            vars: self.vars,
+            fixed_words: self.fixed_words,
+            model: self.model,
+            queue,
+            enabled,
+            wakeups: Wakeups {
+                masks,
+                bounds: &self.wake_bounds,
+                list: &self.wake_list,
+                weak,
+            },
+            props: &self.props,
+            groups: self.subs.groups(),
+            propagations: &mut self.propagations,
+        };
+        (&mut self.state, running)
     }
 
     /// Switches constraint `c` on or off; takes effect at the next

@@ -285,7 +285,9 @@ pub struct Outcome {
     pub root_failure: Option<ConstraintId>,
 }
 
-/// A search's frame for one open choice: where to go right.
+/// A search's frame for one open choice: where to go right. Kept in the
+/// slab, after the choice's state, as [`FRAME_WORDS`] words
+/// ([`Frame::to_words`]), so that the search's storage is one allocation.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     /// The choice node.
@@ -294,6 +296,61 @@ struct Frame {
     depth: u32,
     /// The right branch.
     right: Branch,
+}
+
+/// The words of a [`Frame`] in the slab.
+const FRAME_WORDS: usize = 4;
+
+/// The operators by their discriminants, as [`Frame::to_words`] writes
+/// them, for [`Frame::from_words`] to read back (the same code as a
+/// `match` on the discriminant, measured; this is shorter).
+const OPS: [DecisionOp; 4] = [
+    DecisionOp::Eq,
+    DecisionOp::Ne,
+    DecisionOp::Le,
+    DecisionOp::Gt,
+];
+
+// `OPS` holds each operator at its discriminant.
+const _: () = {
+    let mut i = 0;
+    while i < OPS.len() {
+        assert!(OPS[i] as usize == i);
+        i += 1;
+    }
+};
+
+impl Frame {
+    /// The frame as words: the node, the depth and the variable, the values
+    /// kept, the operator and the value.
+    #[inline(always)]
+    fn to_words(self) -> [u64; FRAME_WORDS] {
+        let right = self.right;
+        [
+            self.node,
+            u64::from(self.depth) | u64::from(right.var) << 32,
+            right.keep.bits(),
+            right.op as u64 | u64::from(right.value) << 8,
+        ]
+    }
+
+    /// The frame [`Frame::to_words`] wrote.
+    #[inline(always)]
+    fn from_words(words: &[u64]) -> Frame {
+        let [node, at, keep, op] = words[..FRAME_WORDS] else {
+            unreachable!("a frame is four words")
+        };
+        Frame {
+            node,
+            depth: at as u32,
+            right: Branch {
+                var: (at >> 32) as u32,
+                op: OPS[op as usize & 3],
+                value: (op >> 8) as u8,
+                keep: Domain::from_bits(keep),
+            },
+        }
+    }
 }
 
 /// A decision with the values it keeps ([`Decision::keeps`]), worked out
@@ -395,11 +452,11 @@ pub struct Solver {
     /// made at the first of them, so only a search that keeps solutions
     /// pays for it.
     shared: Option<Arc<Names>>,
-    /// The search's states, `engine.state_len()` words a level: one level
-    /// for each open choice (`frames`), and the node being opened above
-    /// them (see [`Solver::step`]).
-    slab: Vec<u64>,
-    frames: Vec<Frame>,
+    /// Where the level of the node being opened starts in the slab: the
+    /// number of open choices (the levels that hold a frame) times the
+    /// words of a level. Kept as the offset, not the count: the search
+    /// moves between levels by an addition, and finds none open at 0.
+    top: usize,
     next: Next,
     stats: Stats,
     started: Option<Instant>,
@@ -415,17 +472,26 @@ impl Solver {
     pub fn new(model: &Model) -> Solver {
         // The engine is loaded in place: a finished one is large to move.
         let mut solver = Solver {
-            slab: Vec::new(),
             engine: Engine::unloaded(),
             names: Names::default(),
             shared: None,
-            frames: Vec::new(),
+            top: 0,
             next: Next::Done(SearchStatus::Complete),
             stats: Stats::default(),
             started: None,
             options: SearchOptions::default(),
             root_failure: None,
         };
+        // The slab is the engine's state buffer past its two states: room
+        // for the first levels is made there at the load, with the states
+        // (one allocation a solver fewer than a slab of its own: measured,
+        // 130 to 190 instructions a classic or Oz zebra's build and search
+        // fewer, 0.2% more on a 10-queens count, at most 20 more a node, and
+        // 150 more on a build alone, which now makes the search's room;
+        // in wall time, a classic zebra solve 2% faster). At once, not grown one doubling at a time (a small
+        // puzzle's whole search is a few microseconds): measured, 141
+        // instructions a solve fewer on the zebras and queens alike.
+        solver.engine.make_search_room(FIRST_LEVELS, FRAME_WORDS);
         solver.engine.load(model);
         // Filled where it lies, as a reload fills it: a copy made in the
         // literal above is built on the stack and moved in (measured, 184
@@ -550,22 +616,10 @@ impl Solver {
     /// The engine's own state is left as it is (the search works in the
     /// slab, and copies the last node opened back when a step ends).
     fn start(&mut self, options: &SearchOptions) {
-        self.frames.clear();
-        let width = self.engine.state_len();
-        // Room for the first levels at once, not grown one doubling at a
-        // time (a small puzzle's whole search is a few microseconds). A
-        // new solver has no storage yet: it allocates at that size at once,
-        // which costs less than growing an empty one (measured: 141
-        // instructions a solve fewer on the zebras and queens alike).
-        if self.frames.capacity() == 0 {
-            self.frames = Vec::with_capacity(FIRST_LEVELS);
-        }
-        if self.slab.capacity() == 0 {
-            self.slab = Vec::with_capacity(FIRST_LEVELS * width);
-        }
+        self.top = 0;
         // The root's state goes straight to the slab's first level, where
         // the search opens the root.
-        self.engine.reset_into(&mut self.slab);
+        self.engine.reset_into_search();
         self.stats = Stats::default();
         self.root_failure = None;
         self.options = *options;
@@ -607,8 +661,8 @@ impl Solver {
     /// or the end (`Err` with the reason); with `through`, on past every
     /// solution (counted and reported as ever) to the end.
     ///
-    /// The state of the node being opened is the slab's level
-    /// `frames.len()` (the decision to apply is yet to be applied to it),
+    /// The state of the node being opened is the slab's level at
+    /// `top` (the decision to apply is yet to be applied to it),
     /// each open choice's fixpoint the level of its frame: a choice copies
     /// its state one level up for its left branch and leaves its own to its
     /// right branch, which so needs no copy. Every step leaves the last
@@ -625,21 +679,23 @@ impl Solver {
         let (limited, started) = (self.options.is_limited(), self.started);
         let Solver {
             engine,
-            slab,
-            frames,
+            top,
             stats,
             options,
             root_failure,
             ..
         } = self;
-        let (engine_state, run) = engine.running();
+        // The slab: the engine's state buffer past its two states.
+        let (slab, run) = engine.search_area();
+        let base = 2 * width;
         let mut opener = Opener {
             run,
             stats,
             root_failure,
             options,
         };
-        let mut at = frames.len() * width;
+        let stride = width + FRAME_WORDS;
+        let mut at = base + *top;
         // The node to open next: its parent, the decision that leads to it
         // from the state at level `at`, its depth; or, with `backtrack`, the
         // right branch of the innermost open choice.
@@ -649,11 +705,13 @@ impl Solver {
         };
         let result = loop {
             if backtrack {
-                let Some(frame) = frames.pop() else {
+                if at == base {
                     break Err(SearchStatus::Complete);
-                };
-                // The choice's own state, untouched by its left subtree.
-                at = frames.len() * width;
+                }
+                // The choice's own state, untouched by its left subtree,
+                // and its frame after it.
+                at -= stride;
+                let frame = Frame::from_words(&slab[at + width..at + stride]);
                 (parent, decision, depth) = (Some(frame.node), Some(frame.right), frame.depth + 1);
             }
             let state = &mut slab[at..at + width];
@@ -699,28 +757,32 @@ impl Solver {
                 branch: branch.decision(&opener.run),
             }));
             // The left branch works on a copy one level up; this state
-            // stays for the right one.
-            let up = at + width;
-            if slab.len() >= up + width {
-                slab.copy_within(at..up, up);
-            } else {
-                // The first visit this deep (the slab may hold a part of a
-                // level of another model's width, loaded before): grown by
-                // the copy, not zeroed first.
-                slab.truncate(up);
-                slab.extend_from_within(at..up);
-            }
-            at = up;
-            frames.push(Frame {
+            // stays for the right one, with the frame after it.
+            let frame = Frame {
                 node: id,
                 depth,
                 right: branch.negate(),
-            });
+            }
+            .to_words();
+            let up = at + stride;
+            if slab.len() >= up + width {
+                slab[at + width..up].copy_from_slice(&frame);
+                slab.copy_within(at..at + width, up);
+            } else {
+                // The first visit this deep (the slab may hold a part of a
+                // level of another model's width, loaded before): grown by
+                // the frame and the copy, not zeroed first.
+                slab.truncate(at + width);
+                slab.extend_from_slice(&frame);
+                slab.extend_from_within(at..at + width);
+            }
+            at = up;
             (parent, decision, depth) = (Some(id), Some(branch), depth + 1);
             backtrack = false;
         };
         // The engine holds the last node opened (or cut off).
-        engine_state.copy_from_slice(&slab[at..at + width]);
+        slab.copy_within(at..at + width, 0);
+        *top = at - base;
         // A step ends at a solution, with right branches still to take, or
         // at the end.
         self.next = match result {

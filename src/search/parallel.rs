@@ -296,7 +296,7 @@ impl Solver {
         let width = self.engine.state_len();
         let mut total = Stats::default();
         while let Some(subtree) = work.subtrees.get(work.next.fetch_add(1, Ordering::Relaxed)) {
-            self.frames.clear();
+            self.top = 0;
             self.stats = Stats::default();
             // The parent's state, where the search opens the subtree's
             // root (see `Solver::step`, which works in the slab). Restoring
@@ -305,7 +305,8 @@ impl Solver {
             // which the step overwrites when it ends).
             let parent = &work.states[subtree.state..subtree.state + width];
             self.engine.restore(parent);
-            self.slab[..width].copy_from_slice(parent);
+            let (slab, _) = self.engine.search_area();
+            slab[2 * width..3 * width].copy_from_slice(parent);
             // The first step applies the decision.
             self.next = Next::Visit {
                 decision: Some(subtree.decision),
