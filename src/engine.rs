@@ -896,7 +896,7 @@ impl Engine {
 }
 
 impl Drop for Engine {
-    /// Drops the propagators that own something (see [`release`]); the
+    /// Drops the propagators that own something (see `release`); the
     /// rest of the engine drops as usual.
     fn drop(&mut self) {
         release(&mut self.props);

@@ -241,7 +241,7 @@ impl AllDifferentDomain {
     }
 
     /// The run for the engine's untraced, one-word fixpoint loop
-    /// ([`AnyPropagator::runner`]): a group in order goes straight to its
+    /// ([`crate::propagators::AnyPropagator::runner`]): a group in order goes straight to its
     /// block behind the quiet door, with no test whether the door is open
     /// (the loop calls a runner only when it is); any other group runs
     /// [`Propagator::propagate`], out of line.
