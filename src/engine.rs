@@ -948,7 +948,7 @@ fn release(props: &mut Vec<Slot>) {
 /// has no storage yet: it allocates the list at its size at once, which
 /// costs less than growing an empty one.
 #[inline(always)]
-fn make_room<T>(list: &mut Vec<T>, n: usize) {
+pub(crate) fn make_room<T>(list: &mut Vec<T>, n: usize) {
     list.clear();
     if list.capacity() == 0 {
         *list = Vec::with_capacity(n);
@@ -2036,8 +2036,8 @@ mod tests {
 
     #[test]
     fn an_each_value_held_is_subsumed_only_by_a_repeat_free_permutation_of_its_variables() {
-        // Each case: the all-different's variables, the each-value-held's
-        // (a shared list when equal), and whether the second is subsumed.
+        // Each case: the all-different's variables, the each-value-held's,
+        // and whether the second is subsumed.
         // A repeat on either side, or other variables, keeps it running.
         let cases: [(&[usize], &[usize], bool); 8] = [
             (&[0, 1, 2], &[0, 1, 2], true),

@@ -485,12 +485,12 @@ impl Solver {
         // The slab is the engine's state buffer past its two states: room
         // for the first levels is made there at the load, with the states
         // (one allocation a solver fewer than a slab of its own: measured,
-        // 130 to 190 instructions a classic or Oz zebra's build and search
-        // fewer, 0.2% more on a 10-queens count, at most 20 more a node, and
-        // 150 more on a build alone, which now makes the search's room;
-        // in wall time, a classic zebra solve 2% faster). At once, not grown one doubling at a time (a small
-        // puzzle's whole search is a few microseconds): measured, 141
-        // instructions a solve fewer on the zebras and queens alike.
+        // 130 to 190 instructions fewer a classic or Oz zebra's build and
+        // search, 0.3% more on a 10-queens count, and 150 more on a build
+        // alone, which now makes the search's room). At once, not grown one
+        // doubling at a time (a small puzzle's whole search is a few
+        // microseconds): measured, 141 instructions a solve fewer on the
+        // zebras and queens alike.
         solver.engine.make_search_room(FIRST_LEVELS, FRAME_WORDS);
         solver.engine.load(model);
         // Filled where it lies, as a reload fills it: a copy made in the

@@ -83,6 +83,7 @@ use std::fmt;
 use std::sync::Arc;
 
 use crate::domain::Domain;
+use crate::engine::make_room;
 use crate::model::VarId;
 
 mod all_different;
@@ -302,16 +303,11 @@ impl Subscriptions {
         group
     }
 
-    /// Makes room for `n` more group variables. The first build allocates
-    /// the list at its size at once, which costs less than growing an
-    /// empty one.
+    /// Empties the group variables and makes room for `n` of them, at
+    /// their size at once on a first build (see [`make_room`]).
     #[inline(always)]
     pub(crate) fn make_room_for_groups(&mut self, n: usize) {
-        if self.groups.capacity() == 0 {
-            self.groups = Vec::with_capacity(n);
-        } else {
-            self.groups.reserve(n);
-        }
+        make_room(&mut self.groups, n);
     }
 
     /// The variables of every group (see [`Subscriptions::add_group`]).

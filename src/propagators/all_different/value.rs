@@ -580,10 +580,9 @@ impl AllDifferentValue {
         }
         match self.run {
             // The runner is called only when the door is open: both go
-            // straight behind it, with no test (in one function each, so
-            // that each holds only the calls of its own run).
-            Run::OnePassInOrder => way!(p, ctx => p.window_quiet(ctx)),
-            Run::OnePassWindow => way!(p, ctx => p.window_quiet(ctx)),
+            // straight behind it, with no test (a group in order is a
+            // window group whose bits in the window are its positions).
+            Run::OnePassInOrder | Run::OnePassWindow => way!(p, ctx => p.window_quiet(ctx)),
             Run::OnePass => way!(p, ctx => p.one_pass_door::<false, false, ANY_GROUP>(ctx)),
             Run::OnePassShifted => way!(p, ctx => p.one_pass_door::<true, false, ANY_GROUP>(ctx)),
             Run::OnePassRepeats => way!(p, ctx => p.one_pass_door::<false, true, ANY_GROUP>(ctx)),
