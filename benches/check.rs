@@ -30,9 +30,8 @@ fn puzzles(houses: u8, groups: usize, count: u64) -> Vec<Puzzle> {
 
 fn clue_ids(p: &bitfd::puzzle::PuzzleModel) -> Vec<ConstraintId> {
     p.model()
-        .constraints()
-        .filter(|(id, _)| matches!(p.origin(*id), Origin::Clue(_)))
-        .map(|(id, _)| id)
+        .constraint_ids()
+        .filter(|&id| matches!(p.origin(id), Origin::Clue(_)))
         .collect()
 }
 

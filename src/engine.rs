@@ -41,12 +41,12 @@ use arrayvec::ArrayVec;
 use fixedbitset::FixedBitSet;
 
 use crate::domain::Domain;
-use crate::model::{Constraint, ConstraintId, Model, Strength, VarId};
+use crate::model::{ConstraintId, Model, Posted, Strength, VarId};
 use crate::observer::Observer;
 use crate::propagators::{
     AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
-    Event, Group, InSet, Less, MASK_WORDS, Narrow, NotDistance, Offset, Priority, Propagator,
-    PruneSink, Runner, Status, Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, ones,
+    Event, InSet, Less, MASK_WORDS, Narrow, NotDistance, Offset, Priority, Propagator, PruneSink,
+    Runner, Status, Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, ones,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -141,7 +141,7 @@ pub struct Engine {
     propagations: u64,
     /// Subscriptions, kept only while building (reused by `load`), and
     /// the variables of every group propagator, which they read through
-    /// it (see [`Subscriptions::add_group`]).
+    /// it (see [`Subscriptions::copy_groups`]).
     subs: Subscriptions,
 }
 
@@ -272,7 +272,7 @@ impl Engine {
     fn place(&mut self, model: &Model) -> usize {
         let count = model.constraint_count();
         release(&mut self.props);
-        self.subs.clear_groups();
+        self.subs.copy_groups(model.group_vars());
         make_room(&mut self.props, count);
         if count > 64 * PLACE_WORDS {
             return self.place_sorted(model);
@@ -284,25 +284,14 @@ impl Engine {
         // into masks as each is built, with the kind known (no dispatch).
         // `sizes[k]` counts them (counted, not read off the bitsets: a
         // population count is a dozen instructions on the default target).
-        // `group_vars` counts the group constraints' variables, so that the
-        // list of them is allocated at its size at once (grown from empty,
-        // a classic zebra engine's list was reallocated four times: 2,400
-        // instructions a build).
         let mut classes = [0u64; 4 * PLACE_WORDS];
         let mut sizes = [0usize; 4];
-        let mut group_vars = 0;
-        for (i, (_, c)) in model.constraints().enumerate() {
-            if let Some(class) = class(c) {
+        for (i, c) in model.posted().iter().enumerate() {
+            if let Some(class) = class(c, model) {
                 classes[class as usize * PLACE_WORDS + i / 64 % PLACE_WORDS] |= 1 << (i % 64);
                 sizes[class as usize] += 1;
             }
-            if let Constraint::AllDifferent { vars, .. } | Constraint::EachValueHeld { vars, .. } =
-                c
-            {
-                group_vars += vars.len();
-            }
         }
-        self.subs.make_room_for_groups(group_vars);
         let linear = sizes[0] + sizes[1];
         let dear = linear + sizes[2];
         self.lay_out(dear + sizes[3]);
@@ -318,7 +307,7 @@ impl Engine {
             for bit in ones(word) {
                 let id = ConstraintId::from_index((first + bit) as u32);
                 placing.origin = id;
-                let built = build(model.constraint(id), &mut placing);
+                let built = build(&model.posted()[id.index()], model, &mut placing);
                 debug_assert!(
                     built,
                     "`class` and `build` agree on which constraints have a propagator"
@@ -346,10 +335,10 @@ impl Engine {
     #[cold]
     fn place_sorted(&mut self, model: &Model) -> usize {
         let mut placing = Placing::new(&mut self.props, &mut self.subs, false, false);
-        for (id, c) in model.constraints() {
-            if let Some(class) = class(c) {
+        for (id, c) in model.constraint_ids().zip(model.posted()) {
+            if let Some(class) = class(c, model) {
                 (placing.origin, placing.class) = (id, class as u64);
-                build(c, &mut placing);
+                build(c, model, &mut placing);
             }
         }
         // Constraint ids are unique, so the unstable sort is deterministic.
@@ -360,7 +349,7 @@ impl Engine {
             self.subs
                 .write_masks(&mut self.bits, self.masks_at, self.words);
         } else {
-            let occurrences: usize = model.constraints().map(|(_, c)| c.arity()).sum();
+            let occurrences: usize = model.posted().iter().map(Posted::arity).sum();
             self.subs.clear();
             self.subs.reserve(occurrences);
         }
@@ -907,7 +896,7 @@ impl Drop for Engine {
 /// all-differents (their offsets, a `Box`, empty and unallocated when all
 /// are zero) and the user's (an `Arc`). The others are plain data (a group
 /// propagator's variables are the engine's, see
-/// [`Subscriptions::add_group`])
+/// [`Subscriptions::copy_groups`])
 /// and are left: a slot's propagator is not dropped with it (its field is
 /// `ManuallyDrop`), so that `Slot` has no drop glue. With glue, dropping
 /// the list called it once a slot, 20 instructions a slot whether the
@@ -996,7 +985,7 @@ pub(crate) struct Running<'e> {
     wakeups: Wakeups<'e>,
     props: &'e [Slot],
     /// The variables of every group propagator (see
-    /// [`Subscriptions::add_group`]), lent to the contexts.
+    /// [`Subscriptions::copy_groups`]), lent to the contexts.
     groups: &'e Vec<VarId>,
     /// The engine's count of propagator runs.
     propagations: &'e mut u64,
@@ -1350,11 +1339,6 @@ impl<'a> Placing<'a> {
 }
 
 impl Sink for Placing<'_> {
-    #[inline(always)]
-    fn group(&mut self, vars: &[VarId]) -> Group {
-        self.subs.add_group(vars)
-    }
-
     /// Inlined into [`build`]'s arm for the kind: the kind known, the
     /// runner, state words and subscriptions need no dispatch.
     #[inline(always)]
@@ -1380,7 +1364,7 @@ impl Sink for Placing<'_> {
 /// The priority class of `constraint`'s propagator, without building it;
 /// `None` when it has none (as [`build`] says).
 #[inline(always)]
-fn class(constraint: &Constraint) -> Option<Priority> {
+fn class(constraint: &Posted, model: &Model) -> Option<Priority> {
     use Priority::{Binary, Linear, Quadratic, Unary};
     // On one variable twice, a binary constraint becomes nothing (it always
     // holds) or a unary one that never does (see `build`).
@@ -1390,23 +1374,23 @@ fn class(constraint: &Constraint) -> Option<Priority> {
         (true, false) => None,
     };
     match *constraint {
-        Constraint::EqualValue { .. }
-        | Constraint::NotEqualValue { .. }
-        | Constraint::InSet { .. } => Some(Unary),
-        Constraint::Equal { x, y } => binary(x, y, false),
-        Constraint::NotEqual { x, y } => binary(x, y, true),
-        Constraint::Offset { x, y, c } | Constraint::Distance { x, y, c } => binary(x, y, c != 0),
-        Constraint::NotDistance { x, y, c } => binary(x, y, c == 0),
+        Posted::EqualValue { .. } | Posted::NotEqualValue { .. } | Posted::InSet { .. } => {
+            Some(Unary)
+        }
+        Posted::Equal { x, y } => binary(x, y, false),
+        Posted::NotEqual { x, y } => binary(x, y, true),
+        Posted::Offset { x, y, c } | Posted::Distance { x, y, c } => binary(x, y, c != 0),
+        Posted::NotDistance { x, y, c } => binary(x, y, c == 0),
         // x < x + c holds iff c > 0.
-        Constraint::Less { x, y, c } => binary(x, y, c <= 0),
-        Constraint::AllDifferent {
-            ref vars, strength, ..
-        } => (vars.len() >= 2).then_some(match strength {
-            Strength::Value => Linear,
-            Strength::Domain => Quadratic,
-        }),
-        Constraint::EachValueHeld { values, .. } => (!values.is_empty()).then_some(Linear),
-        Constraint::Custom(ref p) => Some(p.priority()),
+        Posted::Less { x, y, c } => binary(x, y, c <= 0),
+        Posted::AllDifferent { vars, strength, .. } => {
+            (vars.len() >= 2).then_some(match strength {
+                Strength::Value => Linear,
+                Strength::Domain => Quadratic,
+            })
+        }
+        Posted::EachValueHeld { values, .. } => (!values.is_empty()).then_some(Linear),
+        Posted::Custom(i) => Some(model.custom(i).priority()),
     }
 }
 
@@ -1444,11 +1428,6 @@ trait Sink {
 
     /// Takes `prop`, a user propagator.
     fn take_custom(&mut self, prop: Arc<dyn Propagator + Send + Sync>);
-
-    /// The place of a group of the variables `vars` among the engine's
-    /// group variables, for a group propagator (see
-    /// [`Subscriptions::add_group`]).
-    fn group(&mut self, vars: &[VarId]) -> Group;
 }
 
 /// Builds the propagator for one constraint and hands it to `sink`; false,
@@ -1461,54 +1440,56 @@ trait Sink {
 /// one function a kind that `build` calls passes each propagator through
 /// memory and cost an Oz build 160 more again.
 #[inline(always)]
-fn build(constraint: &Constraint, sink: &mut impl Sink) -> bool {
+fn build(constraint: &Posted, model: &Model, sink: &mut impl Sink) -> bool {
     let unary = |x: VarId, set: Domain| InSet { x, set };
     // For a binary constraint on one variable twice: whether it holds.
     let never = |x: VarId| unary(x, Domain::EMPTY);
     match *constraint {
-        Constraint::EqualValue { x, v } => sink.take(unary(x, Domain::singleton(v as u8))),
-        Constraint::NotEqualValue { x, v } => sink.take(unary(x, !Domain::singleton(v as u8))),
-        Constraint::InSet { x, set } => sink.take(unary(x, set)),
-        Constraint::Equal { x, y } if x == y => return false,
-        Constraint::Equal { x, y } => sink.take(Equal { x, y }),
-        Constraint::NotEqual { x, y } if x == y => sink.take(never(x)),
-        Constraint::NotEqual { x, y } => sink.take(NotDistance { x, y, c: 0 }),
-        Constraint::Offset { x, y, c } | Constraint::Distance { x, y, c } if x == y => {
+        Posted::EqualValue { x, v } => sink.take(unary(x, Domain::singleton(v as u8))),
+        Posted::NotEqualValue { x, v } => sink.take(unary(x, !Domain::singleton(v as u8))),
+        Posted::InSet { x, set } => sink.take(unary(x, set)),
+        Posted::Equal { x, y } if x == y => return false,
+        Posted::Equal { x, y } => sink.take(Equal { x, y }),
+        Posted::NotEqual { x, y } if x == y => sink.take(never(x)),
+        Posted::NotEqual { x, y } => sink.take(NotDistance { x, y, c: 0 }),
+        Posted::Offset { x, y, c } | Posted::Distance { x, y, c } if x == y => {
             if c == 0 {
                 return false;
             }
             sink.take(never(x));
         }
-        Constraint::Offset { x, y, c } => sink.take(Offset { x, y, c }),
-        Constraint::Distance { x, y, c } => sink.take(Distance { x, y, c: c as u32 }),
-        Constraint::NotDistance { x, y, c } if x == y => {
+        Posted::Offset { x, y, c } => sink.take(Offset { x, y, c }),
+        Posted::Distance { x, y, c } => sink.take(Distance { x, y, c: c as u32 }),
+        Posted::NotDistance { x, y, c } if x == y => {
             if c != 0 {
                 return false;
             }
             sink.take(never(x));
         }
-        Constraint::NotDistance { x, y, c } => sink.take(NotDistance { x, y, c: c as u32 }),
+        Posted::NotDistance { x, y, c } => sink.take(NotDistance { x, y, c: c as u32 }),
         // x < x + c holds iff c > 0.
-        Constraint::Less { x, y, c } if x == y => {
+        Posted::Less { x, y, c } if x == y => {
             if c > 0 {
                 return false;
             }
             sink.take(never(x));
         }
-        Constraint::Less { x, y, c } => sink.take(Less { x, y, c }),
-        Constraint::AllDifferent {
-            ref vars,
-            ref offsets,
+        Posted::Less { x, y, c } => sink.take(Less { x, y, c }),
+        Posted::AllDifferent {
+            vars: group,
+            offsets,
             strength,
         } => {
-            if vars.len() < 2 {
+            if group.len() < 2 {
                 return false;
             }
-            let group = sink.group(vars);
+            // The engine's group variables are a copy of the model's, so a
+            // group has the same place in both.
+            let vars = model.group(group);
             // No offsets, or all zero: an empty list (which allocates nothing).
-            let shifted = offsets.iter().any(|&o| o != 0);
-            let offsets: Box<[i32]> = if shifted {
-                offsets.as_slice().into()
+            let offsets = model.offsets_of(group, offsets);
+            let offsets: Box<[i32]> = if offsets.iter().any(|&o| o != 0) {
+                offsets.into()
             } else {
                 Box::default()
             };
@@ -1517,14 +1498,16 @@ fn build(constraint: &Constraint, sink: &mut impl Sink) -> bool {
                 Strength::Domain => sink.take(AllDifferentDomain::new(vars, group, offsets)),
             }
         }
-        Constraint::EachValueHeld { ref vars, values } => {
+        Posted::EachValueHeld {
+            vars: group,
+            values,
+        } => {
             if values.is_empty() {
                 return false;
             }
-            let group = sink.group(vars);
-            sink.take(EachValueHeld::new(vars, group, values));
+            sink.take(EachValueHeld::new(model.group(group), group, values));
         }
-        Constraint::Custom(ref p) => sink.take_custom(Arc::clone(p)),
+        Posted::Custom(i) => sink.take_custom(Arc::clone(model.custom(i))),
     }
     true
 }
@@ -1804,7 +1787,8 @@ mod tests {
         m.all_different(&xs, Strength::Domain).expect("valid");
         m.each_value_held(&xs, Domain::range(1, 3)).expect("valid");
         let watch = Arc::new(Watch(xs[0]));
-        m.post(Constraint::Custom(watch.clone())).expect("valid");
+        m.post(crate::Constraint::Custom(watch.clone()))
+            .expect("valid");
         let alone = Arc::strong_count(&watch);
         let mut engine = Engine::new(&m);
         assert!(Arc::strong_count(&watch) > alone);
@@ -1821,9 +1805,11 @@ mod tests {
 
     #[test]
     fn each_group_propagator_reads_its_own_place_among_the_group_variables() {
-        // Every group propagator has a place of its own, in queue order,
-        // even beside a group of the same variables; a reload refills the
-        // list rather than growing it.
+        use crate::propagators::Group;
+        // The engine's group variables are a copy of the model's, each
+        // group in the place of its own the model gave it (in posting
+        // order), even beside a group of the same variables; a reload
+        // refills the list rather than growing it.
         let mut m = Model::new();
         let xs: Vec<VarId> = (0..4)
             .map(|i| m.int_var(&format!("x{i}"), 1, 4).expect("fresh"))
@@ -1834,10 +1820,10 @@ mod tests {
             .expect("valid");
         let mut engine = Engine::new(&m);
         for _ in 0..2 {
-            // Queue order: the linear each-value-held and value
-            // all-different, then the quadratic domain all-different.
-            let expected = [&xs[..], &[xs[3], xs[1]], &xs[..]].concat();
+            let expected = [&xs[..], &xs[..], &[xs[3], xs[1]]].concat();
             assert_eq!(*engine.subs.groups(), expected);
+            // In queue order: the linear each-value-held and value
+            // all-different, then the quadratic domain all-different.
             let places: Vec<Group> = engine
                 .props
                 .iter()
@@ -1849,9 +1835,17 @@ mod tests {
                 })
                 .collect();
             let at = |start, len| Group { start, len };
-            assert_eq!(places, [at(0, 4), at(4, 2), at(6, 4)]);
+            assert_eq!(places, [at(4, 4), at(8, 2), at(0, 4)]);
             engine.load(&m);
         }
+        // Another model's groups replace these.
+        let mut other = Model::new();
+        let ys: Vec<VarId> = (0..3)
+            .map(|i| other.int_var(&format!("y{i}"), 1, 3).expect("fresh"))
+            .collect();
+        other.all_different(&ys, Strength::Value).expect("valid");
+        engine.load(&other);
+        assert_eq!(*engine.subs.groups(), ys);
     }
 
     #[test]
@@ -1870,6 +1864,7 @@ mod tests {
 
     #[test]
     fn class_is_the_priority_of_the_propagator_build_makes() {
+        use crate::Constraint;
         // Every kind of constraint, on two variables and on one twice, with
         // constants that keep and that drop the propagator.
         #[derive(Debug)]
@@ -1939,12 +1934,6 @@ mod tests {
         /// Keeps the priority of the propagator built.
         struct Built(Option<Priority>);
         impl Sink for Built {
-            fn group(&mut self, vars: &[VarId]) -> Group {
-                Group {
-                    start: 0,
-                    len: vars.len() as u32,
-                }
-            }
             fn take<P: Propagator + Into<AnyPropagator>>(&mut self, prop: P) {
                 self.0 = Some(prop.priority());
             }
@@ -1952,13 +1941,16 @@ mod tests {
                 self.0 = Some(prop.priority());
             }
         }
+        for c in constraints {
+            m.post(c).expect("valid");
+        }
         let (mut with, mut without) = (0, 0);
-        for c in &constraints {
+        for c in m.posted() {
             let mut built = Built(None);
-            let some = build(c, &mut built);
+            let some = build(c, &m, &mut built);
             let built = built.0;
             assert_eq!(some, built.is_some(), "{c:?}");
-            assert_eq!(class(c), built, "{c:?}");
+            assert_eq!(class(c, &m), built, "{c:?}");
             with += usize::from(built.is_some());
             without += usize::from(built.is_none());
         }

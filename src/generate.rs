@@ -560,9 +560,8 @@ mod tests {
             }
             let clue_ids: Vec<ConstraintId> = pm
                 .model()
-                .constraints()
-                .filter(|(id, _)| matches!(pm.origin(*id), Origin::Clue(_)))
-                .map(|(id, _)| id)
+                .constraint_ids()
+                .filter(|&id| matches!(pm.origin(id), Origin::Clue(_)))
                 .collect();
             assert!(check::is_minimal(
                 &mut solver,

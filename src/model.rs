@@ -22,7 +22,7 @@ use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashTable};
 
 use crate::domain::Domain;
-use crate::propagators::Propagator;
+use crate::propagators::{Group, Propagator};
 
 /// A variable of one [`Model`]: a cheap, copyable handle.
 ///
@@ -186,8 +186,9 @@ pub enum Constraint {
     },
     /// `vars[i] + offsets[i]` pairwise different (offsets all zero when empty).
     AllDifferent {
-        /// The variables, at most 64 (the constraint's own list: an engine
-        /// built from the model copies it into storage of its own).
+        /// The variables, at most 64 (posted, the model copies them into
+        /// its own list of every group's variables; [`Model::constraint`]
+        /// copies them out).
         vars: Box<[VarId]>,
         /// One offset a variable, or empty for none.
         offsets: Vec<i32>,
@@ -238,26 +239,6 @@ impl Constraint {
         vars
     }
 
-    /// How many variable occurrences the constraint has (a custom
-    /// propagator counts as none: it says so only when subscribing).
-    pub(crate) fn arity(&self) -> usize {
-        match self {
-            Constraint::Equal { .. }
-            | Constraint::NotEqual { .. }
-            | Constraint::Offset { .. }
-            | Constraint::Distance { .. }
-            | Constraint::NotDistance { .. }
-            | Constraint::Less { .. } => 2,
-            Constraint::EqualValue { .. }
-            | Constraint::NotEqualValue { .. }
-            | Constraint::InSet { .. } => 1,
-            Constraint::AllDifferent { vars, .. } | Constraint::EachValueHeld { vars, .. } => {
-                vars.len()
-            }
-            Constraint::Custom(_) => 0,
-        }
-    }
-
     /// Calls `f` on each variable the constraint mentions, without
     /// allocating (except for a custom propagator's subscriptions).
     fn for_each_var(&self, mut f: impl FnMut(VarId)) {
@@ -300,14 +281,120 @@ impl Constraint {
             Constraint::NotDistance { x, y, c } => (val(x) - val(y)).abs() != *c,
             Constraint::Less { x, y, c } => val(x) < val(y) + c,
             Constraint::AllDifferent { vars, offsets, .. } => {
-                let shifted = |i: usize| val(&vars[i]) + offsets.get(i).copied().unwrap_or(0);
-                (0..vars.len()).all(|i| (0..i).all(|j| shifted(i) != shifted(j)))
+                all_different_holds(vars, offsets, value)
             }
-            Constraint::EachValueHeld { vars, values } => values
-                .iter()
-                .all(|v| vars.iter().any(|x| val(x) == i32::from(v))),
+            Constraint::EachValueHeld { vars, values } => {
+                each_value_held_holds(vars, *values, value)
+            }
             Constraint::Custom(p) => return p.check(value),
         })
+    }
+}
+
+/// Whether `vars[i] + offsets[i]` (offsets all zero when empty) are
+/// pairwise different when every variable `v` takes `value(v)`.
+fn all_different_holds(vars: &[VarId], offsets: &[i32], value: &dyn Fn(VarId) -> u8) -> bool {
+    let shifted = |i: usize| i32::from(value(vars[i])) + offsets.get(i).copied().unwrap_or(0);
+    (0..vars.len()).all(|i| (0..i).all(|j| shifted(i) != shifted(j)))
+}
+
+/// Whether every value of `values` is taken by one of `vars` when every
+/// variable `v` takes `value(v)`.
+fn each_value_held_holds(vars: &[VarId], values: Domain, value: &dyn Fn(VarId) -> u8) -> bool {
+    values.iter().all(|v| vars.iter().any(|&x| value(x) == v))
+}
+
+/// No offsets: the [`Posted::AllDifferent`] of a plain all-different.
+pub(crate) const NO_OFFSETS: u32 = u32::MAX;
+
+/// A constraint as a [`Model`] keeps it: copyable data with no drop glue,
+/// 24 bytes, where a [`Constraint`] owns its group's list. A group's
+/// variables are in the model's list of every group's variables (in
+/// posting order, each group in a place of its own), an all-different's
+/// offsets in its list of offsets, a user's propagator in its list of
+/// those. So a model's groups take one allocation, not one each, and
+/// dropping a model frees its lists without visiting its constraints.
+/// (Measured against a model of [`Constraint`]s, which own their lists:
+/// a classic zebra's build, search and drops 34,091 -> 31,849
+/// instructions, and 2.01 -> 1.84 µs; with value all-different alone,
+/// 25,985 -> 25,371 and 1.60 -> 1.53 µs.)
+#[derive(Clone, Copy, Debug)]
+// As for `Constraint`: a one-byte tag read by one load.
+#[repr(u8)]
+pub(crate) enum Posted {
+    Equal {
+        x: VarId,
+        y: VarId,
+    },
+    EqualValue {
+        x: VarId,
+        v: i32,
+    },
+    NotEqual {
+        x: VarId,
+        y: VarId,
+    },
+    NotEqualValue {
+        x: VarId,
+        v: i32,
+    },
+    InSet {
+        x: VarId,
+        set: Domain,
+    },
+    Offset {
+        x: VarId,
+        y: VarId,
+        c: i32,
+    },
+    Distance {
+        x: VarId,
+        y: VarId,
+        c: i32,
+    },
+    NotDistance {
+        x: VarId,
+        y: VarId,
+        c: i32,
+    },
+    Less {
+        x: VarId,
+        y: VarId,
+        c: i32,
+    },
+    /// Offsets `offsets..offsets + vars.len` in the model's list of them,
+    /// or [`NO_OFFSETS`].
+    AllDifferent {
+        strength: Strength,
+        vars: Group,
+        offsets: u32,
+    },
+    EachValueHeld {
+        vars: Group,
+        values: Domain,
+    },
+    /// The user's propagator at this place in the model's list of them.
+    Custom(u32),
+}
+
+// Small enough that posting one is a few stores.
+const _: () = assert!(std::mem::size_of::<Posted>() == 24);
+
+impl Posted {
+    /// How many variable occurrences the constraint has (a custom
+    /// propagator counts as none: it says so only when subscribing).
+    pub(crate) fn arity(&self) -> usize {
+        match self {
+            Posted::Equal { .. }
+            | Posted::NotEqual { .. }
+            | Posted::Offset { .. }
+            | Posted::Distance { .. }
+            | Posted::NotDistance { .. }
+            | Posted::Less { .. } => 2,
+            Posted::EqualValue { .. } | Posted::NotEqualValue { .. } | Posted::InSet { .. } => 1,
+            Posted::AllDifferent { vars, .. } | Posted::EachValueHeld { vars, .. } => vars.len(),
+            Posted::Custom(_) => 0,
+        }
     }
 }
 
@@ -463,7 +550,14 @@ pub struct Model {
     /// large to move with the model.
     names: Box<Names>,
     /// The constraints in posting order, each valid for this model.
-    constraints: Vec<Constraint>,
+    constraints: Vec<Posted>,
+    /// The variables of every group constraint, one place a constraint, in
+    /// posting order (see [`Posted`]).
+    group_vars: Vec<VarId>,
+    /// The offsets of the all-differents with offsets, in posting order.
+    offsets: Vec<i32>,
+    /// The user's propagators, in posting order.
+    customs: Vec<Arc<dyn Propagator + Send + Sync>>,
     /// The clues' sentences, shown in traces and trees, by constraint
     /// index: no longer than `constraints` (a constraint past its end has
     /// no label), and empty, unallocated, until a label is set.
@@ -493,6 +587,9 @@ impl Model {
             vars: 0,
             names: Box::default(),
             constraints: Vec::new(),
+            group_vars: Vec::new(),
+            offsets: Vec::new(),
+            customs: Vec::new(),
             labels: Vec::new(),
         }
     }
@@ -505,6 +602,9 @@ impl Model {
             vars: 0,
             names: Names::boxed_with_capacity(vars),
             constraints: Vec::with_capacity(constraints),
+            group_vars: Vec::new(),
+            offsets: Vec::new(),
+            customs: Vec::new(),
             labels: Vec::new(),
         }
     }
@@ -538,6 +638,9 @@ impl Model {
         self.names.clear();
         self.vars = 0;
         self.constraints.clear();
+        self.group_vars.clear();
+        self.offsets.clear();
+        self.customs.clear();
         self.labels.clear();
     }
 
@@ -692,21 +795,81 @@ impl Model {
         self.constraints.len()
     }
 
-    /// The constraints in posting order, each with its id.
-    pub fn constraints(&self) -> impl ExactSizeIterator<Item = (ConstraintId, &Constraint)> + '_ {
-        self.constraints
-            .iter()
-            .enumerate()
-            .map(|(i, c)| (ConstraintId(i as u32), c))
+    /// The constraints in posting order, each with its id, as plain data
+    /// (a group's list copied out of the model).
+    pub fn constraints(&self) -> impl ExactSizeIterator<Item = (ConstraintId, Constraint)> + '_ {
+        self.constraint_ids().map(|id| (id, self.constraint(id)))
     }
 
-    /// The constraint `c`.
+    /// The ids of the constraints, in posting order.
+    pub fn constraint_ids(&self) -> impl ExactSizeIterator<Item = ConstraintId> + use<> {
+        (0..self.constraints.len() as u32).map(ConstraintId)
+    }
+
+    /// The constraint `c`, as plain data (a group's list copied out of the
+    /// model).
     ///
     /// # Panics
     ///
     /// If `c` was not posted to this model.
-    pub fn constraint(&self, c: ConstraintId) -> &Constraint {
-        &self.constraints[c.index()]
+    pub fn constraint(&self, c: ConstraintId) -> Constraint {
+        match self.constraints[c.index()] {
+            Posted::Equal { x, y } => Constraint::Equal { x, y },
+            Posted::EqualValue { x, v } => Constraint::EqualValue { x, v },
+            Posted::NotEqual { x, y } => Constraint::NotEqual { x, y },
+            Posted::NotEqualValue { x, v } => Constraint::NotEqualValue { x, v },
+            Posted::InSet { x, set } => Constraint::InSet { x, set },
+            Posted::Offset { x, y, c } => Constraint::Offset { x, y, c },
+            Posted::Distance { x, y, c } => Constraint::Distance { x, y, c },
+            Posted::NotDistance { x, y, c } => Constraint::NotDistance { x, y, c },
+            Posted::Less { x, y, c } => Constraint::Less { x, y, c },
+            Posted::AllDifferent {
+                strength,
+                vars,
+                offsets,
+            } => Constraint::AllDifferent {
+                vars: self.group(vars).into(),
+                offsets: self.offsets_of(vars, offsets).to_vec(),
+                strength,
+            },
+            Posted::EachValueHeld { vars, values } => Constraint::EachValueHeld {
+                vars: self.group(vars).into(),
+                values,
+            },
+            Posted::Custom(i) => Constraint::Custom(Arc::clone(self.custom(i))),
+        }
+    }
+
+    /// The constraints as the model keeps them, in posting order.
+    pub(crate) fn posted(&self) -> &[Posted] {
+        &self.constraints
+    }
+
+    /// The variables of every group constraint (see [`Posted`]).
+    pub(crate) fn group_vars(&self) -> &[VarId] {
+        &self.group_vars
+    }
+
+    /// The variables of the group at `vars`.
+    #[inline(always)]
+    pub(crate) fn group(&self, vars: Group) -> &[VarId] {
+        vars.of(&self.group_vars)
+    }
+
+    /// The offsets of an all-different on the group at `vars` with offsets
+    /// at `offsets` (see [`Posted::AllDifferent`]): empty for none.
+    #[inline(always)]
+    pub(crate) fn offsets_of(&self, vars: Group, offsets: u32) -> &[i32] {
+        if offsets == NO_OFFSETS {
+            &[]
+        } else {
+            &self.offsets[offsets as usize..][..vars.len()]
+        }
+    }
+
+    /// The user's propagator at `i` in the model's list of them.
+    pub(crate) fn custom(&self, i: u32) -> &Arc<dyn Propagator + Send + Sync> {
+        &self.customs[i as usize]
     }
 
     /// The label of `c`, if it has one.
@@ -759,10 +922,28 @@ impl Model {
         let domains = self.domains();
         let in_domains = |x: VarId| domains[x.index()].contains(u32::from(values[x.index()]));
         let value = |x: VarId| values[x.index()];
-        for (id, c) in self.constraints() {
-            let mut fits = true;
-            c.for_each_var(|x| fits &= in_domains(x));
-            if !fits || c.holds(&value) == Some(false) {
+        for (id, posted) in self.constraint_ids().zip(&self.constraints) {
+            // A group's list read in place; any other constraint as data
+            // (which copies nothing).
+            let holds = match *posted {
+                Posted::AllDifferent { vars, offsets, .. } => {
+                    let group = self.group(vars);
+                    group.iter().all(|&x| in_domains(x))
+                        && all_different_holds(group, self.offsets_of(vars, offsets), &value)
+                }
+                Posted::EachValueHeld { vars, values } => {
+                    let group = self.group(vars);
+                    group.iter().all(|&x| in_domains(x))
+                        && each_value_held_holds(group, values, &value)
+                }
+                _ => {
+                    let c = self.constraint(id);
+                    let mut fits = true;
+                    c.for_each_var(|x| fits &= in_domains(x));
+                    fits && c.holds(&value) != Some(false)
+                }
+            };
+            if !holds {
                 return Err(id);
             }
         }
@@ -779,18 +960,67 @@ impl Model {
     /// [`Model::each_value_held`].
     pub fn post(&mut self, constraint: Constraint) -> Result<ConstraintId, ModelError> {
         self.validate(&constraint)?;
-        Ok(self.push(constraint))
+        let posted = match constraint {
+            Constraint::Equal { x, y } => Posted::Equal { x, y },
+            Constraint::EqualValue { x, v } => Posted::EqualValue { x, v },
+            Constraint::NotEqual { x, y } => Posted::NotEqual { x, y },
+            Constraint::NotEqualValue { x, v } => Posted::NotEqualValue { x, v },
+            Constraint::InSet { x, set } => Posted::InSet { x, set },
+            Constraint::Offset { x, y, c } => Posted::Offset { x, y, c },
+            Constraint::Distance { x, y, c } => Posted::Distance { x, y, c },
+            Constraint::NotDistance { x, y, c } => Posted::NotDistance { x, y, c },
+            Constraint::Less { x, y, c } => Posted::Less { x, y, c },
+            Constraint::AllDifferent {
+                vars,
+                offsets,
+                strength,
+            } => {
+                let offsets = if offsets.is_empty() {
+                    NO_OFFSETS
+                } else {
+                    let at = u32::try_from(self.offsets.len()).expect("fewer than 2^32");
+                    self.offsets.extend_from_slice(&offsets);
+                    at
+                };
+                Posted::AllDifferent {
+                    strength,
+                    vars: self.add_group(&vars),
+                    offsets,
+                }
+            }
+            Constraint::EachValueHeld { vars, values } => Posted::EachValueHeld {
+                vars: self.add_group(&vars),
+                values,
+            },
+            Constraint::Custom(p) => {
+                let at = u32::try_from(self.customs.len()).expect("fewer than 2^32");
+                self.customs.push(p);
+                Posted::Custom(at)
+            }
+        };
+        Ok(self.push(posted))
+    }
+
+    /// Copies the variables of a group constraint into the model's list of
+    /// them, returning their place.
+    fn add_group(&mut self, vars: &[VarId]) -> Group {
+        let start = u32::try_from(self.group_vars.len()).expect("fewer than 2^32");
+        if self.group_vars.is_empty() {
+            // Room at once for every variable in two groups (a zebra's
+            // attribute rows with each-value-held, say), rather than growing
+            // from four places by doubling.
+            self.group_vars.reserve(vars.len().max(2 * self.len()));
+        }
+        self.group_vars.extend_from_slice(vars);
+        Group {
+            start,
+            len: vars.len() as u32,
+        }
     }
 
     /// Appends a constraint that has passed [`Model::validate`]'s checks.
-    fn push(&mut self, constraint: Constraint) -> ConstraintId {
-        self.push_inline(constraint)
-    }
-
-    /// [`Model::push`], inlined: a constraint of one or two variables is then
-    /// checked and written into its place in one call.
     #[inline(always)]
-    fn push_inline(&mut self, constraint: Constraint) -> ConstraintId {
+    fn push(&mut self, constraint: Posted) -> ConstraintId {
         let id = ConstraintId(u32::try_from(self.constraints.len()).expect("fewer than 2^32"));
         self.constraints.push(constraint);
         id
@@ -881,16 +1111,16 @@ impl Model {
     }
 
     /// Posts a constraint on `x` and `y` whose constant is already checked.
-    fn post_pair(&mut self, x: VarId, y: VarId, c: Constraint) -> Result<ConstraintId, ModelError> {
+    fn post_pair(&mut self, x: VarId, y: VarId, c: Posted) -> Result<ConstraintId, ModelError> {
         self.check_var(x)?;
         self.check_var(y)?;
-        Ok(self.push_inline(c))
+        Ok(self.push(c))
     }
 
     /// Posts a constraint on `x` alone whose constant is already checked.
-    fn post_one(&mut self, x: VarId, c: Constraint) -> Result<ConstraintId, ModelError> {
+    fn post_one(&mut self, x: VarId, c: Posted) -> Result<ConstraintId, ModelError> {
         self.check_var(x)?;
-        Ok(self.push_inline(c))
+        Ok(self.push(c))
     }
 
     /// Posts `x = y`.
@@ -899,7 +1129,7 @@ impl Model {
     ///
     /// As [`Model::post`].
     pub fn equal(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, ModelError> {
-        self.post_pair(x, y, Constraint::Equal { x, y })
+        self.post_pair(x, y, Posted::Equal { x, y })
     }
 
     /// Posts `x = v`.
@@ -909,7 +1139,7 @@ impl Model {
     /// As [`Model::post`]; `v` must be in `0..=63`.
     pub fn equal_value(&mut self, x: VarId, v: i64) -> Result<ConstraintId, ModelError> {
         let v = i32::from(check_value(v, "a value (0..=63)")?);
-        self.post_one(x, Constraint::EqualValue { x, v })
+        self.post_one(x, Posted::EqualValue { x, v })
     }
 
     /// Posts `x != y`.
@@ -918,7 +1148,7 @@ impl Model {
     ///
     /// As [`Model::post`].
     pub fn not_equal(&mut self, x: VarId, y: VarId) -> Result<ConstraintId, ModelError> {
-        self.post_pair(x, y, Constraint::NotEqual { x, y })
+        self.post_pair(x, y, Posted::NotEqual { x, y })
     }
 
     /// Posts `x != v`.
@@ -928,7 +1158,7 @@ impl Model {
     /// As [`Model::post`]; `v` must be in `0..=63`.
     pub fn not_equal_value(&mut self, x: VarId, v: i64) -> Result<ConstraintId, ModelError> {
         let v = i32::from(check_value(v, "a value (0..=63)")?);
-        self.post_one(x, Constraint::NotEqualValue { x, v })
+        self.post_one(x, Posted::NotEqualValue { x, v })
     }
 
     /// Posts `x ∈ values`.
@@ -938,7 +1168,7 @@ impl Model {
     /// As [`Model::post`]; every value must be in `0..=63`.
     pub fn in_set(&mut self, x: VarId, values: &[i64]) -> Result<ConstraintId, ModelError> {
         let set = domain_of(values)?;
-        self.post_one(x, Constraint::InSet { x, set })
+        self.post_one(x, Posted::InSet { x, set })
     }
 
     /// Posts `x = y + c`.
@@ -948,7 +1178,7 @@ impl Model {
     /// As [`Model::post`]; `c` must be in `-63..=63`.
     pub fn offset(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
         let c = check_offset_i64(c)?;
-        self.post_pair(x, y, Constraint::Offset { x, y, c })
+        self.post_pair(x, y, Posted::Offset { x, y, c })
     }
 
     /// Posts `|x - y| = c`.
@@ -958,7 +1188,7 @@ impl Model {
     /// As [`Model::post`]; `c` must be in `0..=63`.
     pub fn distance(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
         let c = i32::from(check_value(c, "a distance (0..=63)")?);
-        self.post_pair(x, y, Constraint::Distance { x, y, c })
+        self.post_pair(x, y, Posted::Distance { x, y, c })
     }
 
     /// Posts `|x - y| != c`.
@@ -968,7 +1198,7 @@ impl Model {
     /// As [`Model::post`]; `c` must be in `0..=63`.
     pub fn not_distance(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
         let c = i32::from(check_value(c, "a distance (0..=63)")?);
-        self.post_pair(x, y, Constraint::NotDistance { x, y, c })
+        self.post_pair(x, y, Posted::NotDistance { x, y, c })
     }
 
     /// Posts `x < y + c`; `less_offset(x, y, 1)` is `x <= y`.
@@ -978,7 +1208,7 @@ impl Model {
     /// As [`Model::post`]; `c` must be in `-63..=63`.
     pub fn less_offset(&mut self, x: VarId, y: VarId, c: i64) -> Result<ConstraintId, ModelError> {
         let c = check_offset_i64(c)?;
-        self.post_pair(x, y, Constraint::Less { x, y, c })
+        self.post_pair(x, y, Posted::Less { x, y, c })
     }
 
     /// Posts `x < y`.
@@ -1030,10 +1260,11 @@ impl Model {
         // What `validate` checks, in its order, before the list is made.
         self.check_vars(vars)?;
         check_group(vars.len())?;
-        Ok(self.push(Constraint::AllDifferent {
-            vars: vars.into(),
-            offsets: Vec::new(),
+        let vars = self.add_group(vars);
+        Ok(self.push(Posted::AllDifferent {
             strength,
+            vars,
+            offsets: NO_OFFSETS,
         }))
     }
 
@@ -1090,10 +1321,8 @@ impl Model {
                 vars: vars.len(),
             });
         }
-        Ok(self.push(Constraint::EachValueHeld {
-            vars: vars.into(),
-            values,
-        }))
+        let vars = self.add_group(vars);
+        Ok(self.push(Posted::EachValueHeld { vars, values }))
     }
 
     /// Posts a user-written propagator; see [`Propagator`] for the contract.
@@ -1854,10 +2083,10 @@ mod tests {
         assert!(m.tag() != before && !tags.contains(&m.tag()));
     }
 
-    /// The variable list of a group constraint.
+    /// The variable list of a group constraint, in the model's storage.
     fn group_of(m: &Model, c: ConstraintId) -> &[VarId] {
-        match m.constraint(c) {
-            Constraint::AllDifferent { vars, .. } | Constraint::EachValueHeld { vars, .. } => vars,
+        match m.posted()[c.index()] {
+            Posted::AllDifferent { vars, .. } | Posted::EachValueHeld { vars, .. } => m.group(vars),
             other => panic!("not a group constraint: {other:?}"),
         }
     }
@@ -2202,7 +2431,20 @@ mod tests {
         for c in [fewer, again] {
             assert_eq!(group_of(&m, c), &xs[..3]);
         }
-        // Each its own list: no two share storage.
+        // As plain data, the same lists, and the offsets as given.
+        for c in [distinct, held, shifted, fewer, again] {
+            let vars = m.constraint(c).vars();
+            assert_eq!(vars, group_of(&m, c));
+        }
+        assert!(matches!(
+            m.constraint(shifted),
+            Constraint::AllDifferent { offsets, .. } if offsets == [0, 1, 2, 3]
+        ));
+        assert!(matches!(
+            m.constraint(distinct),
+            Constraint::AllDifferent { offsets, strength: Strength::Domain, .. } if offsets.is_empty()
+        ));
+        // Each its own place: no two share storage.
         let lists = [distinct, held, shifted, fewer, again].map(|c| group_of(&m, c).as_ptr());
         for (i, a) in lists.iter().enumerate() {
             assert!(

@@ -43,12 +43,12 @@ pub(crate) struct Legend {
 impl Legend {
     pub(crate) fn new(model: &Model) -> Legend {
         let constraints = model
-            .constraints()
-            .map(|(c, _)| model.describe(c).into_boxed_str())
+            .constraint_ids()
+            .map(|c| model.describe(c).into_boxed_str())
             .collect();
         Legend {
             names: Arc::new(model.names().clone()),
-            ids: model.constraints().map(|(c, _)| c).collect(),
+            ids: model.constraint_ids().collect(),
             constraints,
         }
     }

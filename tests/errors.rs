@@ -539,7 +539,7 @@ fn a_solver_can_be_reused_after_a_failed_root() {
         assert!(outcome.solutions.is_empty());
         assert_eq!(
             outcome.root_failure,
-            Some(m.constraints().next().expect("one").0)
+            Some(m.constraint_ids().next().expect("one"))
         );
     }
 }

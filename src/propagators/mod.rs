@@ -154,7 +154,7 @@ pub enum Priority {
 }
 
 /// Where a group propagator's variables are in the engine's list of every
-/// group's variables (see [`Subscriptions::add_group`]): `len` of them from
+/// group's variables (see [`Subscriptions::copy_groups`]): `len` of them from
 /// `start`. The propagator reads them through its run's context
 /// ([`Ctx::group`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -277,40 +277,16 @@ impl Subscriptions {
         }
     }
 
-    /// Forgets every group (see [`Subscriptions::groups`]), keeping the
-    /// storage: a build starts with this.
-    pub(crate) fn clear_groups(&mut self) {
-        self.groups.clear();
-    }
-
-    /// Adds a group of the variables `vars`, returning its place.
-    ///
-    /// (Each group has a place of its own. Sharing the last group's place
-    /// with the next when their variables are the same, as a value
-    /// all-different and the each-value-held posted after it are, cost
-    /// more than the copy it spares: measured, classic zebra 34,403 ->
-    /// 34,631 instructions, Oz zebra 45,744 -> 45,879, and even the zebra
-    /// at value strength, whose rows share, 38,845 -> 39,043. A domain
-    /// all-different is placed after every linear propagator, so it never
-    /// follows its each-value-held.)
+    /// Makes the group variables a copy of `vars` (a model's, see
+    /// [`Posted`](crate::model::Posted)), keeping the storage: a group
+    /// propagator keeps the place its group has there.
     #[inline(always)]
-    pub(crate) fn add_group(&mut self, vars: &[VarId]) -> Group {
-        let group = Group {
-            start: self.groups.len() as u32,
-            len: vars.len() as u32,
-        };
+    pub(crate) fn copy_groups(&mut self, vars: &[VarId]) {
+        make_room(&mut self.groups, vars.len());
         self.groups.extend_from_slice(vars);
-        group
     }
 
-    /// Empties the group variables and makes room for `n` of them, at
-    /// their size at once on a first build (see [`make_room`]).
-    #[inline(always)]
-    pub(crate) fn make_room_for_groups(&mut self, n: usize) {
-        make_room(&mut self.groups, n);
-    }
-
-    /// The variables of every group (see [`Subscriptions::add_group`]).
+    /// The variables of every group (see [`Subscriptions::copy_groups`]).
     #[inline(always)]
     pub(crate) fn groups(&self) -> &Vec<VarId> {
         &self.groups
@@ -702,7 +678,7 @@ pub struct Ctx<'a> {
     /// only when `quiet` is `Some` (see [`AnyPropagator::runner`]).
     first_word: &'a Cell<u64>,
     /// The variables of every group propagator, each group's at its
-    /// [`Group`] (see [`Subscriptions::add_group`]); empty until
+    /// [`Group`] (see [`Subscriptions::copy_groups`]); empty until
     /// [`Ctx::with_groups`] lends them. The list, not a slice of it: a
     /// context is made at every search node, and one word to copy, not
     /// two, is one instruction a node fewer (measured: a slice cost
@@ -794,7 +770,7 @@ impl<'a> Ctx<'a> {
     }
 
     /// This context, lending the group propagators their variables,
-    /// `groups` (the engine's list, see [`Subscriptions::add_group`]).
+    /// `groups` (the engine's list, see [`Subscriptions::copy_groups`]).
     #[inline(always)]
     pub(crate) fn with_groups(mut self, groups: &'a Vec<VarId>) -> Ctx<'a> {
         self.groups = groups;

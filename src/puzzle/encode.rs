@@ -272,7 +272,7 @@ impl PuzzleModel {
     /// ```
     pub fn clue_constraints(&self) -> Vec<Vec<ConstraintId>> {
         let mut clues: Vec<Vec<ConstraintId>> = Vec::new();
-        for ((c, _), origin) in self.model.constraints().zip(&self.origins) {
+        for (c, origin) in self.model.constraint_ids().zip(&self.origins) {
             if let Origin::Clue(i) = *origin {
                 if clues.len() <= i {
                     clues.resize_with(i + 1, Vec::new);
