@@ -301,13 +301,14 @@ impl Engine {
         self.subs
             .write_masks(&mut self.bits, self.masks_at, self.words);
         let mut placing = Placing::new(&mut self.props, &mut self.subs, true, defer);
+        let posted = model.posted();
         for (k, &word) in classes.iter().enumerate() {
             let (class, first) = (k / PLACE_WORDS, 64 * (k % PLACE_WORDS));
             placing.class = class as u64;
             for bit in ones(word) {
                 let id = ConstraintId::from_index((first + bit) as u32);
                 placing.origin = id;
-                let built = build(&model.posted()[id.index()], model, &mut placing);
+                let built = build(&posted[id.index()], model, &mut placing);
                 debug_assert!(
                     built,
                     "`class` and `build` agree on which constraints have a propagator"
