@@ -2410,6 +2410,87 @@ mod tests {
     }
 
     #[test]
+    fn every_kind_of_constraint_posted_comes_back_as_posted() {
+        // Kept compactly (see `Posted`), each constraint is handed back as
+        // the `Constraint` it was posted as, with its checks the same.
+        #[derive(Debug)]
+        struct Watch(VarId);
+        impl Propagator for Watch {
+            fn name(&self) -> &'static str {
+                "watch"
+            }
+            fn subscribe(&self, subs: &mut crate::propagators::Subscriptions) {
+                subs.on(self.0, crate::propagators::Event::Fixed);
+            }
+            fn propagate(
+                &self,
+                _: &mut crate::propagators::Ctx<'_>,
+            ) -> crate::propagators::Propagation {
+                Ok(crate::propagators::Status::Fixpoint)
+            }
+        }
+        let mut m = Model::new();
+        let xs: Vec<VarId> = (0..4)
+            .map(|i| m.int_var(&format!("x{i}"), 1, 6).expect("fresh"))
+            .collect();
+        let (x, y) = (xs[0], xs[1]);
+        let constraints = [
+            Constraint::Equal { x, y },
+            Constraint::EqualValue { x, v: 3 },
+            Constraint::NotEqual { x, y },
+            Constraint::NotEqualValue { x, v: 2 },
+            Constraint::InSet {
+                x,
+                set: Domain::range(2, 5),
+            },
+            Constraint::Offset { x, y, c: -2 },
+            Constraint::Distance { x, y, c: 1 },
+            Constraint::NotDistance { x, y, c: 3 },
+            Constraint::Less { x, y, c: 1 },
+            Constraint::AllDifferent {
+                vars: xs[1..].into(),
+                offsets: vec![0, 1, -1],
+                strength: Strength::Value,
+            },
+            Constraint::AllDifferent {
+                vars: xs[..].into(),
+                offsets: Vec::new(),
+                strength: Strength::Domain,
+            },
+            Constraint::EachValueHeld {
+                vars: xs[..3].into(),
+                values: Domain::range(1, 3),
+            },
+            Constraint::Custom(Arc::new(Watch(y))),
+        ];
+        let texts: Vec<String> = constraints.iter().map(|c| format!("{c:?}")).collect();
+        let ids: Vec<ConstraintId> = constraints
+            .into_iter()
+            .map(|c| m.post(c).expect("valid"))
+            .collect();
+        assert_eq!(m.constraint_ids().collect::<Vec<_>>(), ids);
+        for ((id, c), text) in m.constraints().zip(&texts) {
+            assert_eq!(&format!("{c:?}"), text);
+            assert_eq!(format!("{:?}", m.constraint(id)), *text);
+        }
+        // Read in place, the checks agree with the constraints' own.
+        let mut values = [1u8; 4];
+        for code in 0..6u32.pow(4) {
+            let mut rest = code;
+            for v in &mut values {
+                *v = (rest % 6) as u8 + 1;
+                rest /= 6;
+            }
+            let value = |x: VarId| values[x.index()];
+            let first_violated = m
+                .constraints()
+                .find(|(_, c)| c.holds(&value) == Some(false))
+                .map(|(id, _)| id);
+            assert_eq!(m.check(&values).err(), first_violated, "{values:?}");
+        }
+    }
+
+    #[test]
     fn a_group_constraint_keeps_its_own_copy_of_the_variables_given() {
         let mut m = Model::new();
         let xs: Vec<VarId> = (0..4)
