@@ -316,8 +316,8 @@ pub(crate) const NO_OFFSETS: u32 = u32::MAX;
 /// dropping a model frees its lists without visiting its constraints.
 /// (Measured against a model of [`Constraint`]s, which own their lists:
 /// a classic zebra's build, search and drops 34,091 -> 31,849
-/// instructions, and 2.01 -> 1.84 µs; with value all-different alone,
-/// 25,985 -> 25,371 and 1.60 -> 1.53 µs.)
+/// instructions, and 1.94 -> 1.76 µs in alternating criterion runs; with
+/// value all-different alone, 25,985 -> 25,371 and 1.54 -> 1.49 µs.)
 #[derive(Clone, Copy, Debug)]
 // As for `Constraint`: a one-byte tag read by one load.
 #[repr(u8)]
