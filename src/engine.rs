@@ -1768,19 +1768,7 @@ mod tests {
     fn custom_propagators_are_dropped_by_reload_clone_and_drop() {
         // The slots' propagators are `ManuallyDrop`: `release` must give
         // back every `Arc` a build took, however the engine goes.
-        #[derive(Debug)]
-        struct Watch(VarId);
-        impl Propagator for Watch {
-            fn name(&self) -> &'static str {
-                "watch"
-            }
-            fn subscribe(&self, subs: &mut Subscriptions) {
-                subs.on(self.0, Event::Fixed);
-            }
-            fn propagate(&self, _: &mut Ctx<'_>) -> crate::propagators::Propagation {
-                Ok(Status::Fixpoint)
-            }
-        }
+        use crate::propagators::testing::Watch;
         let mut m = Model::new();
         let xs: Vec<VarId> = (0..3)
             .map(|i| m.int_var(&format!("x{i}"), 1, 3).expect("fresh"))
@@ -1820,9 +1808,11 @@ mod tests {
         m.all_different(&[xs[3], xs[1]], Strength::Value)
             .expect("valid");
         let mut engine = Engine::new(&m);
+        let room = engine.subs.groups().capacity();
         for _ in 0..2 {
             let expected = [&xs[..], &xs[..], &[xs[3], xs[1]]].concat();
             assert_eq!(*engine.subs.groups(), expected);
+            assert_eq!(engine.subs.groups().capacity(), room);
             // In queue order: the linear each-value-held and value
             // all-different, then the quadratic domain all-different.
             let places: Vec<Group> = engine

@@ -2413,22 +2413,7 @@ mod tests {
     fn every_kind_of_constraint_posted_comes_back_as_posted() {
         // Kept compactly (see `Posted`), each constraint is handed back as
         // the `Constraint` it was posted as, with its checks the same.
-        #[derive(Debug)]
-        struct Watch(VarId);
-        impl Propagator for Watch {
-            fn name(&self) -> &'static str {
-                "watch"
-            }
-            fn subscribe(&self, subs: &mut crate::propagators::Subscriptions) {
-                subs.on(self.0, crate::propagators::Event::Fixed);
-            }
-            fn propagate(
-                &self,
-                _: &mut crate::propagators::Ctx<'_>,
-            ) -> crate::propagators::Propagation {
-                Ok(crate::propagators::Status::Fixpoint)
-            }
-        }
+        use crate::propagators::testing::Watch;
         let mut m = Model::new();
         let xs: Vec<VarId> = (0..4)
             .map(|i| m.int_var(&format!("x{i}"), 1, 6).expect("fresh"))

@@ -95,7 +95,7 @@ mod less;
 mod not_distance;
 mod offset;
 #[cfg(test)]
-mod testing;
+pub(crate) mod testing;
 
 pub(crate) use all_different::{AllDifferentDomain, AllDifferentValue, ones};
 pub(crate) use distance::Distance;

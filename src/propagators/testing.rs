@@ -2,8 +2,29 @@
 //! `x1`, ... with given ranges, run to the root fixpoint, then domains
 //! checked by their printed form.
 
-use crate::propagators::{Ctx, Group, PruneSink, Wakeups};
+use crate::propagators::{
+    Ctx, Event, Group, Propagation, Propagator, PruneSink, Status, Subscriptions, Wakeups,
+};
 use crate::{ConstraintId, Domain, Engine, Model, VarId};
+
+/// A user's propagator that waits for its variable to be fixed and never
+/// prunes: for tests of how custom propagators are kept and handed back.
+#[derive(Debug)]
+pub(crate) struct Watch(pub(crate) VarId);
+
+impl Propagator for Watch {
+    fn name(&self) -> &'static str {
+        "watch"
+    }
+
+    fn subscribe(&self, subs: &mut Subscriptions) {
+        subs.on(self.0, Event::Fixed);
+    }
+
+    fn propagate(&self, _: &mut Ctx<'_>) -> Propagation {
+        Ok(Status::Fixpoint)
+    }
+}
 
 pub(crate) struct Bench {
     pub(crate) model: Model,
