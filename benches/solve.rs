@@ -10,95 +10,9 @@ mod common;
 use std::hint::black_box;
 use std::num::NonZeroUsize;
 
-use bitfd::{Domain, Mode, Model, SearchOptions, Solver, Strength, VarId};
+use bitfd::{Mode, Model, SearchOptions, Solver, Strength};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use serde_json::Value;
-
-/// How the classic zebra's rows are constrained.
-#[derive(Clone, Copy)]
-struct Rows {
-    /// The all-different's strength.
-    strength: Strength,
-    /// Whether each row also gets each-value-held (redundant with a domain
-    /// all-different over five values, as a zebra row is: it changes no
-    /// node of the tree, only what the build does).
-    each_value_held: bool,
-}
-
-/// Domain all-different and each-value-held, as `examples/zebra.rs` posts
-/// them.
-const FULL: Rows = Rows {
-    strength: Strength::Domain,
-    each_value_held: true,
-};
-
-/// Value all-different alone: the weakest rows that give the same tree.
-const VALUE: Rows = Rows {
-    strength: Strength::Value,
-    each_value_held: false,
-};
-
-/// The classic zebra puzzle (Life 1962), written out by hand.
-fn classic_zebra(rows: Rows) -> Model {
-    let mut m = Model::with_capacity(25, 30);
-    post_classic_zebra(&mut m, rows);
-    m
-}
-
-/// Declares the classic zebra puzzle's variables and constraints in `m`,
-/// an empty model.
-fn post_classic_zebra(m: &mut Model, rows: Rows) {
-    let groups = [
-        [
-            "Englishman",
-            "Spaniard",
-            "Ukrainian",
-            "Norwegian",
-            "Japanese",
-        ],
-        ["red", "green", "ivory", "yellow", "blue"],
-        ["dog", "snails", "fox", "horse", "zebra"],
-        ["coffee", "tea", "milk", "orange juice", "water"],
-        [
-            "Old Gold",
-            "Kools",
-            "Chesterfields",
-            "Lucky Strike",
-            "Parliaments",
-        ],
-    ];
-    let mut vars = [[None::<VarId>; 5]; 5];
-    for (g, names) in groups.iter().enumerate() {
-        for (i, name) in names.iter().enumerate() {
-            vars[g][i] = Some(m.int_var(name, 1, 5).expect("fresh"));
-        }
-    }
-    let v = |g: usize, i: usize| vars[g][i].expect("declared");
-    for g in 0..5 {
-        // On the stack, as a caller who knows the group's size writes it:
-        // a `Vec` here would time the harness's allocations too.
-        let group: [VarId; 5] = std::array::from_fn(|i| v(g, i));
-        m.all_different(&group, rows.strength).expect("valid");
-        if rows.each_value_held {
-            m.each_value_held(&group, Domain::range(1, 5))
-                .expect("valid");
-        }
-    }
-    m.equal(v(0, 0), v(1, 0)).expect("valid");
-    m.equal(v(0, 1), v(2, 0)).expect("valid");
-    m.equal(v(3, 0), v(1, 1)).expect("valid");
-    m.equal(v(0, 2), v(3, 1)).expect("valid");
-    m.offset(v(1, 1), v(1, 2), 1).expect("valid");
-    m.equal(v(4, 0), v(2, 1)).expect("valid");
-    m.equal(v(4, 1), v(1, 3)).expect("valid");
-    m.equal_value(v(3, 2), 3).expect("valid");
-    m.equal_value(v(0, 3), 1).expect("valid");
-    m.distance(v(4, 2), v(2, 2), 1).expect("valid");
-    m.distance(v(4, 1), v(2, 3), 1).expect("valid");
-    m.equal(v(4, 3), v(3, 3)).expect("valid");
-    m.equal(v(0, 4), v(4, 4)).expect("valid");
-    m.distance(v(0, 3), v(1, 4), 1).expect("valid");
-}
 
 fn count(model: &Model) -> u64 {
     Solver::new(model)
@@ -110,13 +24,13 @@ fn count(model: &Model) -> u64 {
 fn zebra(c: &mut Criterion) {
     let mut group = c.benchmark_group("zebra");
     for (name, rows) in [
-        ("classic/build+all", FULL),
-        ("classic-value/build+all", VALUE),
+        ("classic/build+all", common::FULL),
+        ("classic-value/build+all", common::VALUE),
     ] {
-        assert_eq!(count(&classic_zebra(rows)), 1);
+        assert_eq!(count(&common::classic_zebra(rows)), 1);
         group.bench_function(name, |b| {
             b.iter(|| {
-                let m = classic_zebra(rows);
+                let m = common::classic_zebra(rows);
                 black_box(
                     Solver::new(&m)
                         .solve(&SearchOptions::default(), Mode::Count)
@@ -127,16 +41,16 @@ fn zebra(c: &mut Criterion) {
     }
     // A generator's loop: each model built into the storage of the last,
     // and solved by a solver that keeps its own.
-    let mut model = classic_zebra(FULL);
+    let mut model = common::classic_zebra(common::FULL);
     let mut solver = Solver::new(&model);
     model.clear();
-    post_classic_zebra(&mut model, FULL);
+    common::post_classic_zebra(&mut model, common::FULL);
     solver.load(&model);
     assert_eq!(solver.count(&SearchOptions::default()).stats.solutions, 1);
     group.bench_function("classic/rebuild+all-in-reused-storage", |b| {
         b.iter(|| {
             model.clear();
-            post_classic_zebra(&mut model, FULL);
+            common::post_classic_zebra(&mut model, common::FULL);
             solver.load(&model);
             black_box(solver.solve(&SearchOptions::default(), Mode::Count).stats)
         })

@@ -44,6 +44,7 @@
 //! * [`puzzle`]: the `.zebra` text format for zebra puzzles, and printing.
 //! * [`sudoku`]: sudoku boards of 9x9 up to 36x36, one line each.
 
+#![forbid(unsafe_code)]
 #![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
 
 pub mod check;
