@@ -17,8 +17,10 @@
 
 use std::fmt;
 
-use crate::model::{ConstraintId, Model, VarId};
-use crate::search::{Mode, SearchOptions, SearchStatus, Solution, Solver};
+use crate::ids::{ConstraintId, VarId};
+use crate::model::Model;
+use crate::observer::SearchStatus;
+use crate::search::{Mode, SearchOptions, Solution, Solver};
 
 /// The answer to "does this puzzle have exactly one solution?".
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -386,6 +386,19 @@ impl fmt::Debug for Domain {
     }
 }
 
+/// The positions of the set bits of `bits`, ascending.
+#[inline(always)]
+pub(crate) fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        if bits == 0 {
+            return None;
+        }
+        let i = bits.trailing_zeros() as usize;
+        bits &= bits - 1;
+        Some(i)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

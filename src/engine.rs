@@ -41,12 +41,17 @@ use arrayvec::ArrayVec;
 use fixedbitset::FixedBitSet;
 
 use crate::domain::Domain;
-use crate::model::{ConstraintId, Model, Posted, Strength, VarId};
+use crate::domain::ones;
+use crate::ids::{ConstraintId, VarId};
+use crate::model::{Model, Posted, Strength};
 use crate::observer::Observer;
+use crate::propagator::{
+    Ctx, Event, MASK_WORDS, Narrow, Priority, Propagator, PruneSink, Status, Subscriptions,
+    Wakeups, fixed_bits, fixed_words, has_repeats,
+};
 use crate::propagators::{
-    AllDifferentDomain, AllDifferentValue, AnyPropagator, Ctx, Distance, EachValueHeld, Equal,
-    Event, InSet, Less, MASK_WORDS, Narrow, NotDistance, Offset, Priority, Propagator, PruneSink,
-    Runner, Status, Subscriptions, Wakeups, fixed_bits, fixed_words, has_repeats, ones,
+    AllDifferentDomain, AllDifferentValue, AnyPropagator, Distance, EachValueHeld, Equal, InSet,
+    Less, NotDistance, Offset, Runner,
 };
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
@@ -76,7 +81,7 @@ pub struct Engine {
     vars: usize,
     /// Words of the fixed-variable bitset, `state[vars..vars + fixed_words]`:
     /// bit `i` is set when variable `i` has one value (and a spare zero
-    /// word ends it, see `propagators::fixed_words`).
+    /// word ends it, see `propagator::fixed_words`).
     fixed_words: usize,
     /// The words of one search state: the domains, the fixed-variable
     /// bitset, then the propagators' state words.
@@ -257,7 +262,8 @@ impl Engine {
         let width = vars + self.fixed_words + state_words;
         self.width = width;
         let (levels, extra) = self.search_room;
-        make_room(&mut self.state, 2 * width + levels * (width + extra));
+        self.state.clear();
+        self.state.reserve(2 * width + levels * (width + extra));
         self.state.extend(domains.iter().map(|d| d.bits()));
         self.state.resize(width, 0);
         let (doms, rest) = self.state.split_at_mut(vars);
@@ -273,7 +279,8 @@ impl Engine {
         let count = model.constraint_count();
         release(&mut self.props);
         self.subs.copy_groups(model.group_vars());
-        make_room(&mut self.props, count);
+        self.props.clear();
+        self.props.reserve(count);
         if count > 64 * PLACE_WORDS {
             return self.place_sorted(model);
         }
@@ -420,7 +427,8 @@ impl Engine {
             0
         };
         self.masks_at = header;
-        make_room(&mut self.bits, header + self.masks);
+        self.bits.clear();
+        self.bits.reserve(header + self.masks);
         self.bits.resize(header + self.masks, 0);
         for w in 0..words {
             let all = if 64 * (w + 1) <= n {
@@ -932,19 +940,6 @@ fn release(props: &mut Vec<Slot>) {
         }
     }
     props.clear();
-}
-
-/// Empties `list` and makes room in it for `n` items. An engine built anew
-/// has no storage yet: it allocates the list at its size at once, which
-/// costs less than growing an empty one.
-#[inline(always)]
-pub(crate) fn make_room<T>(list: &mut Vec<T>, n: usize) {
-    list.clear();
-    if list.capacity() == 0 {
-        *list = Vec::with_capacity(n);
-    } else {
-        list.reserve(n);
-    }
 }
 
 /// The queue, the enabled bitset, the weak bitset (`weak` words) and the
@@ -1794,7 +1789,7 @@ mod tests {
 
     #[test]
     fn each_group_propagator_reads_its_own_place_among_the_group_variables() {
-        use crate::propagators::Group;
+        use crate::ids::Group;
         // The engine's group variables are a copy of the model's, each
         // group in the place of its own the model gave it (in posting
         // order), even beside a group of the same variables; a reload
@@ -1860,7 +1855,7 @@ mod tests {
         // constants that keep and that drop the propagator.
         #[derive(Debug)]
         struct Custom(Priority);
-        impl crate::propagators::Propagator for Custom {
+        impl crate::propagator::Propagator for Custom {
             fn name(&self) -> &'static str {
                 "custom"
             }
@@ -1868,7 +1863,7 @@ mod tests {
             fn priority(&self) -> Priority {
                 self.0
             }
-            fn propagate(&self, _: &mut Ctx<'_>) -> crate::propagators::Propagation {
+            fn propagate(&self, _: &mut Ctx<'_>) -> crate::propagator::Propagation {
                 Ok(Status::Fixpoint)
             }
         }

@@ -509,7 +509,7 @@ fn from_parts(
 mod tests {
     use super::*;
     use crate::check::{self, Uniqueness};
-    use crate::model::ConstraintId;
+    use crate::ids::ConstraintId;
     use crate::puzzle::Origin;
 
     fn holds(g: &Generated) -> bool {

@@ -29,7 +29,7 @@
 //!
 //! * [`Domain`]: the bitmask value set.
 //! * [`Model`]: named variables, constraints with labels, [`ModelError`].
-//! * [`propagators`]: the propagator contract and how to write your own.
+//! * [`propagator`]: the propagator contract and how to write your own.
 //! * [`Engine`]: the event queue and the fixpoint loop.
 //! * [`Solver`], [`SearchOptions`], [`Outcome`], [`Stats`]: search; and
 //!   [`Solver::count_parallel`], a count on several threads with the
@@ -51,9 +51,11 @@ pub mod check;
 mod domain;
 mod engine;
 pub mod generate;
+mod ids;
 mod model;
 mod observer;
-pub mod propagators;
+pub mod propagator;
+mod propagators;
 pub mod puzzle;
 mod search;
 pub mod sudoku;
@@ -62,11 +64,11 @@ pub mod tree;
 
 pub use domain::{Domain, Values};
 pub use engine::Engine;
-pub use model::{Constraint, ConstraintId, MAX_GROUP, Model, ModelError, Strength, VarId};
-pub use observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer};
+pub use ids::{ConstraintId, VarId};
+pub use model::{Constraint, MAX_GROUP, Model, ModelError, Strength};
+pub use observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer, SearchStatus};
 pub use search::{
-    Mode, Outcome, SearchOptions, SearchStatus, Solution, Solutions, Solver, Stats, ValueOrder,
-    VarOrder, solve,
+    Mode, Outcome, SearchOptions, Solution, Solutions, Solver, Stats, ValueOrder, VarOrder, solve,
 };
 pub use trace::{Profile, ProfileRow, Removal, Step, StepKind, Trace};
 pub use tree::{Tree, TreeSettings, TreeStats, Unexplored};

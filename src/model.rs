@@ -22,59 +22,8 @@ use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashTable};
 
 use crate::domain::Domain;
-use crate::propagators::{Group, Propagator};
-
-/// A variable of one [`Model`]: a cheap, copyable handle.
-///
-/// A `VarId` remembers which model made it, so passing it to another model is
-/// an error ([`ModelError::ForeignVariable`]) rather than a silent mix-up.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct VarId {
-    /// The model that created this variable.
-    model: u32,
-    /// Position in declaration order, `0..model.len()`.
-    index: u32,
-}
-
-impl VarId {
-    pub(crate) const fn new(model: u32, index: u32) -> VarId {
-        VarId { model, index }
-    }
-
-    /// The tag of the model that made this variable.
-    pub(crate) const fn model(self) -> u32 {
-        self.model
-    }
-
-    /// The variable's position in declaration order (0 for the first).
-    #[inline]
-    pub const fn index(self) -> usize {
-        self.index as usize
-    }
-}
-
-impl fmt::Debug for VarId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "VarId({})", self.index)
-    }
-}
-
-/// A constraint of one [`Model`], numbered in the order it was posted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ConstraintId(u32);
-
-impl ConstraintId {
-    /// The constraint posted `i`-th (from 0).
-    pub(crate) const fn from_index(i: u32) -> ConstraintId {
-        ConstraintId(i)
-    }
-
-    /// The constraint's position in posting order (0 for the first).
-    #[inline]
-    pub const fn index(self) -> usize {
-        self.0 as usize
-    }
-}
+use crate::ids::{ConstraintId, Group, VarId};
+use crate::propagator::Propagator;
 
 /// How hard an all-different constraint works.
 ///
@@ -259,7 +208,7 @@ impl Constraint {
                 vars.iter().copied().for_each(f);
             }
             Constraint::Custom(p) => {
-                let mut subs = crate::propagators::Subscriptions::collecting();
+                let mut subs = crate::propagator::Subscriptions::collecting();
                 p.subscribe(&mut subs);
                 subs.take().for_each(|(x, _)| f(x));
             }
@@ -756,7 +705,7 @@ impl Model {
     /// Panics unless `x` was made by this model.
     fn assert_own(&self, x: VarId) {
         assert!(
-            x.model == self.id,
+            x.model() == self.id,
             "variable #{} belongs to another model",
             x.index()
         );
@@ -803,7 +752,7 @@ impl Model {
 
     /// The ids of the constraints, in posting order.
     pub fn constraint_ids(&self) -> impl ExactSizeIterator<Item = ConstraintId> + use<> {
-        (0..self.constraints.len() as u32).map(ConstraintId)
+        (0..self.constraints.len() as u32).map(ConstraintId::from_index)
     }
 
     /// The constraint `c`, as plain data (a group's list copied out of the
@@ -1021,7 +970,9 @@ impl Model {
     /// Appends a constraint that has passed [`Model::validate`]'s checks.
     #[inline(always)]
     fn push(&mut self, constraint: Posted) -> ConstraintId {
-        let id = ConstraintId(u32::try_from(self.constraints.len()).expect("fewer than 2^32"));
+        let id = ConstraintId::from_index(
+            u32::try_from(self.constraints.len()).expect("fewer than 2^32"),
+        );
         self.constraints.push(constraint);
         id
     }

@@ -7,7 +7,39 @@
 use std::fmt;
 
 use crate::domain::Domain;
-use crate::model::{ConstraintId, VarId};
+use crate::ids::{ConstraintId, VarId};
+
+/// Why a search ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum SearchStatus {
+    /// The whole tree was explored: the solutions found are all there are.
+    Complete,
+    /// The mode's solution count was reached (first, at most N); more
+    /// solutions may exist.
+    SolutionLimit,
+    /// Cut short by the node limit.
+    NodeLimit,
+    /// Cut short by the time limit.
+    TimeLimit,
+}
+
+impl SearchStatus {
+    /// Whether a limit stopped the search before it could finish.
+    pub fn is_cut_short(self) -> bool {
+        matches!(self, SearchStatus::NodeLimit | SearchStatus::TimeLimit)
+    }
+}
+
+impl fmt::Display for SearchStatus {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            SearchStatus::Complete => "complete",
+            SearchStatus::SolutionLimit => "solution limit",
+            SearchStatus::NodeLimit => "node limit",
+            SearchStatus::TimeLimit => "time limit",
+        })
+    }
+}
 
 /// Receives search and propagation events. Every method does nothing by
 /// default.
@@ -42,7 +74,7 @@ pub trait Observer {
     }
 
     /// The search ended, for the given reason.
-    fn finished(&mut self, status: crate::SearchStatus) {
+    fn finished(&mut self, status: SearchStatus) {
         let _ = status;
     }
 }
@@ -191,7 +223,7 @@ impl<O: Observer> Observer for &mut O {
     }
 
     #[inline]
-    fn finished(&mut self, status: crate::SearchStatus) {
+    fn finished(&mut self, status: SearchStatus) {
         (**self).finished(status);
     }
 }
@@ -235,7 +267,7 @@ impl<A: Observer, B: Observer> Observer for (A, B) {
     }
 
     #[inline]
-    fn finished(&mut self, status: crate::SearchStatus) {
+    fn finished(&mut self, status: SearchStatus) {
         self.0.finished(status);
         self.1.finished(status);
     }

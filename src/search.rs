@@ -39,10 +39,11 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::domain::Domain;
+use crate::domain::ones;
 use crate::engine::{Engine, Running};
-use crate::model::{ConstraintId, Model, Names, VarId};
-use crate::observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer};
-use crate::propagators::ones;
+use crate::ids::{ConstraintId, VarId};
+use crate::model::{Model, Names};
+use crate::observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer, SearchStatus};
 
 mod parallel;
 
@@ -150,38 +151,6 @@ impl SearchOptions {
     pub fn time_limit(mut self, limit: Duration) -> SearchOptions {
         self.time_limit = Some(limit);
         self
-    }
-}
-
-/// Why a search ended.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum SearchStatus {
-    /// The whole tree was explored: the solutions found are all there are.
-    Complete,
-    /// The mode's solution count was reached (first, at most N); more
-    /// solutions may exist.
-    SolutionLimit,
-    /// Cut short by the node limit.
-    NodeLimit,
-    /// Cut short by the time limit.
-    TimeLimit,
-}
-
-impl SearchStatus {
-    /// Whether a limit stopped the search before it could finish.
-    pub fn is_cut_short(self) -> bool {
-        matches!(self, SearchStatus::NodeLimit | SearchStatus::TimeLimit)
-    }
-}
-
-impl fmt::Display for SearchStatus {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
-            SearchStatus::Complete => "complete",
-            SearchStatus::SolutionLimit => "solution limit",
-            SearchStatus::NodeLimit => "node limit",
-            SearchStatus::TimeLimit => "time limit",
-        })
     }
 }
 
@@ -1159,8 +1128,8 @@ mod tests {
                 .filter(|(_, d)| d.count_ones() > 1)
                 .min_by_key(|&(i, d)| (d.count_ones(), i))
                 .map(|(i, _)| i);
-            let mut fixed = vec![0u64; crate::propagators::fixed_words(doms.len())];
-            crate::propagators::fixed_bits(&doms, &mut fixed);
+            let mut fixed = vec![0u64; crate::propagator::fixed_words(doms.len())];
+            crate::propagator::fixed_bits(&doms, &mut fixed);
             assert_eq!(first_fail(&doms, &fixed), expected, "{doms:?}");
         }
     }

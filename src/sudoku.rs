@@ -14,7 +14,8 @@
 use std::fmt;
 
 use crate::domain::Domain;
-use crate::model::{ConstraintId, Model, Strength, VarId};
+use crate::ids::{ConstraintId, VarId};
+use crate::model::{Model, Strength};
 use crate::search::Solution;
 
 /// The symbols of a board of side `size`, in value order; `None` for a size

@@ -76,9 +76,11 @@
 use std::fmt::{self, Write as _};
 
 use crate::domain::Domain;
-use crate::model::{ConstraintId, Model, VarId};
+use crate::ids::{ConstraintId, VarId};
+use crate::model::Model;
+use crate::observer::SearchStatus;
 use crate::observer::{Decision, Node, NodeKind, Observer};
-use crate::search::{Mode, Outcome, SearchOptions, SearchStatus, Solver};
+use crate::search::{Mode, Outcome, SearchOptions, Solver};
 use crate::tree::Legend;
 
 /// The version of the trace's text format; a change gets a new number.

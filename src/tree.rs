@@ -19,11 +19,11 @@ use std::fmt::{self, Write as _};
 use std::sync::Arc;
 use std::time::Duration;
 
-use crate::model::{Constraint, ConstraintId, Model, Names, Strength, VarId};
+use crate::ids::{ConstraintId, VarId};
+use crate::model::{Constraint, Model, Names, Strength};
+use crate::observer::SearchStatus;
 use crate::observer::{Decision, Node, NodeId, NodeKind, Observer};
-use crate::search::{
-    Mode, Outcome, SearchOptions, SearchStatus, Solver, Stats, ValueOrder, VarOrder,
-};
+use crate::search::{Mode, Outcome, SearchOptions, Solver, Stats, ValueOrder, VarOrder};
 
 /// The version of the text, DOT and JSON formats written by [`Tree`]; a change
 /// to any of them gets a new number.

@@ -24,7 +24,7 @@
 //! operations, so a wrong domain primitive cannot hide a wrong propagator.
 //! The `oracle_rejects_*` tests show that each check can fail.
 
-use bitfd::propagators::{Conflict, Ctx, Event, Propagation, Propagator, Status, Subscriptions};
+use bitfd::propagator::{Conflict, Ctx, Event, Propagation, Propagator, Status, Subscriptions};
 use bitfd::{ConstraintId, Domain, Engine, Model, ModelError, Strength, VarId};
 use proptest::prelude::*;
 use proptest::sample::Index;

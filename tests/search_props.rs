@@ -24,7 +24,7 @@
 
 use std::num::NonZeroUsize;
 
-use bitfd::propagators::{Ctx, Event, Propagation, Propagator, Status, Subscriptions};
+use bitfd::propagator::{Ctx, Event, Propagation, Propagator, Status, Subscriptions};
 use bitfd::{
     ConstraintId, Domain, Mode, Model, ModelError, SearchOptions, SearchStatus, Solver, Strength,
     ValueOrder, VarId, VarOrder,

@@ -4,9 +4,11 @@
 //! Idempotent: a surviving x keeps the y that supported it, because that y
 //! is within `c` of a surviving x. Wakes on: `Event::Changed` of `x` or `y`.
 
-use super::{Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
 use crate::domain::Domain;
-use crate::model::VarId;
+use crate::ids::VarId;
+use crate::propagator::{
+    Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions,
+};
 
 /// Enforces `|x - y| = c` with `0 <= c <= 63` and `x != y`.
 #[derive(Clone, Debug)]

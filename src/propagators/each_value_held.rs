@@ -12,13 +12,13 @@
 //! Counting holders takes two bit masks and one pass: `once` collects the
 //! values some variable can take, `twice` those two variables can take.
 
-use super::all_different::{at_most_one, ones};
-use super::{
-    Conflict, Ctx, Event, Group, Priority, Propagation, Propagator, Status, Subscriptions,
-    in_order_from,
-};
+use super::all_different::at_most_one;
 use crate::domain::Domain;
-use crate::model::VarId;
+use crate::domain::ones;
+use crate::ids::{Group, VarId};
+use crate::propagator::{
+    Conflict, Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions, in_order_from,
+};
 
 /// The largest group whose variables [`EachValueHeld`] narrows with a branch
 /// a variable. Both ways make the same restricts in the same order; the
@@ -194,10 +194,10 @@ mod tests {
     use super::EachValueHeld;
     use crate::Domain;
     use crate::check::SplitMix64;
-    use crate::model::VarId;
-    use crate::propagators::Propagator;
+    use crate::ids::VarId;
+    use crate::propagator::Propagator;
+    use crate::propagator::{Conflict, Ctx};
     use crate::propagators::testing::{Bench, group_in_order, random_domains, record_in, whole};
-    use crate::propagators::{Conflict, Ctx};
 
     type Fix = fn(&EachValueHeld, &mut Ctx<'_>, &[VarId], u64) -> Result<bool, Conflict>;
     /// A fixer's result and the narrowings it made, in order.

@@ -3,8 +3,10 @@
 //! Strength: domain consistent. Idempotent: after one pass both domains are
 //! the intersection. Wakes on: `Event::Changed` of `x` or `y`.
 
-use super::{Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
-use crate::model::VarId;
+use crate::ids::VarId;
+use crate::propagator::{
+    Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions,
+};
 
 /// Enforces `x = y`.
 #[derive(Clone, Debug)]

@@ -6,9 +6,9 @@
 //! Posting it as a propagator, rather than narrowing the initial domain,
 //! lets the trace say which clue removed the values.
 
-use super::{Ctx, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
 use crate::domain::Domain;
-use crate::model::VarId;
+use crate::ids::VarId;
+use crate::propagator::{Ctx, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
 
 /// Enforces `x ∈ set`.
 #[derive(Clone, Debug)]

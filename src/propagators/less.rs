@@ -5,8 +5,10 @@
 //! step moves the bound the other reads. Wakes on: `Event::Bounds` of `x`
 //! or `y`.
 
-use super::{Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
-use crate::model::VarId;
+use crate::ids::VarId;
+use crate::propagator::{
+    Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions,
+};
 
 /// Enforces `x < y + c` (`c = 0`: `x < y`; `c = 1`: `x <= y`), `x != y`.
 #[derive(Clone, Debug)]

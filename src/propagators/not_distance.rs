@@ -7,9 +7,11 @@
 //! prunes; `Event::Changed` otherwise, where a pair prunes too.
 //! Idempotent: it loops over the two directions until nothing changes.
 
-use super::{Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
 use crate::domain::Domain;
-use crate::model::VarId;
+use crate::ids::VarId;
+use crate::propagator::{
+    Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions,
+};
 
 /// Enforces `|x - y| != c` with `0 <= c <= 63` and `x != y`.
 #[derive(Clone, Debug)]

@@ -3,8 +3,10 @@
 //! Strength: domain consistent. Idempotent: one pass reaches the fixpoint.
 //! Wakes on: `Event::Changed` of `x` or `y`.
 
-use super::{Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
-use crate::model::VarId;
+use crate::ids::VarId;
+use crate::propagator::{
+    Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions,
+};
 
 /// Enforces `x = y + c`; `c` may be negative (`|c| <= 63`, checked by the
 /// model), and `x != y` (the engine simplifies `x = x + c` at post time).

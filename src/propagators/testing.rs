@@ -2,8 +2,9 @@
 //! `x1`, ... with given ranges, run to the root fixpoint, then domains
 //! checked by their printed form.
 
-use crate::propagators::{
-    Ctx, Event, Group, Propagation, Propagator, PruneSink, Status, Subscriptions, Wakeups,
+use crate::ids::Group;
+use crate::propagator::{
+    Ctx, Event, Propagation, Propagator, PruneSink, Status, Subscriptions, Wakeups,
 };
 use crate::{ConstraintId, Domain, Engine, Model, VarId};
 
@@ -91,7 +92,7 @@ pub(crate) fn record_in<R>(
     let groups = groups.to_vec();
     // One queue word: wake-ups go through masks, all empty here.
     let masks = vec![0u64; 3 * doms.len()];
-    let weak = vec![0u64; super::fixed_words(doms.len())];
+    let weak = vec![0u64; crate::propagator::fixed_words(doms.len())];
     let wakeups = Wakeups {
         masks: &masks,
         bounds: &[],
@@ -100,8 +101,8 @@ pub(crate) fn record_in<R>(
     };
     let mut queue = [0u64; 1];
     let mut seen = Prunings::default();
-    let mut fixed = vec![0u64; super::fixed_words(doms.len())];
-    super::fixed_bits(doms, &mut fixed);
+    let mut fixed = vec![0u64; crate::propagator::fixed_words(doms.len())];
+    crate::propagator::fixed_bits(doms, &mut fixed);
     let mut ctx = Ctx::new(
         doms,
         &mut fixed,
@@ -167,8 +168,8 @@ pub(crate) fn run_with_events_in<R>(
     let mut doms = doms.to_vec();
     let mut queue = [0u64; 1];
     let mut seen = Prunings::default();
-    let mut fixed = vec![0u64; super::fixed_words(doms.len())];
-    super::fixed_bits(&doms, &mut fixed);
+    let mut fixed = vec![0u64; crate::propagator::fixed_words(doms.len())];
+    crate::propagator::fixed_bits(&doms, &mut fixed);
     let sink: Option<&mut dyn PruneSink> = if observed { Some(&mut seen) } else { None };
     let mut ctx =
         Ctx::new(&mut doms, &mut fixed, state, &mut queue, wakeups, sink).with_groups(&groups);

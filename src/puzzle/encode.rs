@@ -12,7 +12,8 @@
 
 use crate::check::{self, MinimizeError};
 use crate::domain::Domain;
-use crate::model::{ConstraintId, Model, ModelError, Strength, VarId};
+use crate::ids::{ConstraintId, VarId};
+use crate::model::{Model, ModelError, Strength};
 use crate::search::{Mode, SearchOptions, Solution, Solver};
 
 use super::ast::{Cmp, Operand, Puzzle, Relation, ValueRef};

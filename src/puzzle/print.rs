@@ -5,8 +5,9 @@
 
 use std::fmt;
 
-use crate::model::ConstraintId;
-use crate::search::{Mode, Outcome, SearchStatus, Solution};
+use crate::ids::ConstraintId;
+use crate::observer::SearchStatus;
+use crate::search::{Mode, Outcome, Solution};
 
 use super::ast::{Ask, Puzzle, Target};
 use super::encode::{Origin, PuzzleModel};

@@ -484,24 +484,24 @@ pub(super) mod tests {
         at: u8,
     }
 
-    impl crate::propagators::Propagator for PanicsAt {
+    impl crate::propagator::Propagator for PanicsAt {
         fn name(&self) -> &'static str {
             "panics"
         }
 
-        fn subscribe(&self, subs: &mut crate::propagators::Subscriptions) {
-            subs.on(self.x, crate::propagators::Event::Fixed);
+        fn subscribe(&self, subs: &mut crate::propagator::Subscriptions) {
+            subs.on(self.x, crate::propagator::Event::Fixed);
         }
 
         fn propagate(
             &self,
-            ctx: &mut crate::propagators::Ctx<'_>,
-        ) -> crate::propagators::Propagation {
+            ctx: &mut crate::propagator::Ctx<'_>,
+        ) -> crate::propagator::Propagation {
             assert!(
                 ctx.dom(self.x).value() != Some(self.at),
                 "a user propagator failed"
             );
-            Ok(crate::propagators::Status::Fixpoint)
+            Ok(crate::propagator::Status::Fixpoint)
         }
     }
 

@@ -10,11 +10,13 @@
 //! others, so a run only removes the values of positions fixed since.
 
 use super::matching::{consistent, consistent8_out_of_line, permutation8};
-use super::{at_most_one, ones, shift};
+use super::{at_most_one, shift};
 use crate::domain::Domain;
-use crate::model::VarId;
-use crate::propagators::{
-    Conflict, Ctx, Event, Group, Narrow, Priority, Propagation, Propagator, QuietBlock, Status,
+use crate::domain::ones;
+use crate::ids::Group;
+use crate::ids::VarId;
+use crate::propagator::{
+    Conflict, Ctx, Event, Narrow, Priority, Propagation, Propagator, QuietBlock, Status,
     Subscriptions, has_repeats, in_order_from,
 };
 
@@ -449,11 +451,12 @@ mod tests {
     use super::AllDifferentDomain;
     use crate::Strength;
     use crate::check::SplitMix64;
-    use crate::model::VarId;
+    use crate::ids::VarId;
+    use crate::propagator::{Propagator, has_repeats};
+    use crate::propagators::AnyPropagator;
     use crate::propagators::testing::{
         Bench, group_in_order, record_in, run_with_events_in, whole,
     };
-    use crate::propagators::{AnyPropagator, Propagator, has_repeats};
 
     /// A group of 3 to 12 positions (the tier of eight and the next) over
     /// fewer variables, `0..m` (so some repeat), with offsets of either

@@ -7,8 +7,9 @@
 //! permutation) are settled, most often, by counting each value's holders
 //! ([`permutation8`]).
 
-use super::{at_most_one, mask, ones};
-use crate::propagators::Conflict;
+use super::{at_most_one, mask};
+use crate::domain::ones;
+use crate::propagator::Conflict;
 
 /// No position, in the `u8` table of value owners.
 const NONE: u8 = u8::MAX;
@@ -528,7 +529,7 @@ fn augment(d: &[u64], mate: &mut [u64], owner: &mut [u8; 65], j: usize, visited:
 mod tests {
     use super::{consistent, consistent8, permutation8, transpose8};
     use crate::check::SplitMix64;
-    use crate::propagators::Conflict;
+    use crate::propagator::Conflict;
 
     /// The values of each position that some assignment of distinct values
     /// to all positions gives it, by trying them all; `None` if there is

@@ -58,19 +58,6 @@ pub(super) fn at_most_one(bits: u64) -> bool {
     bits.wrapping_shr(bits.trailing_zeros()) <= 1
 }
 
-/// The positions of the set bits of `bits`, ascending.
-#[inline(always)]
-pub(crate) fn ones(mut bits: u64) -> impl Iterator<Item = usize> {
-    std::iter::from_fn(move || {
-        if bits == 0 {
-            return None;
-        }
-        let i = bits.trailing_zeros() as usize;
-        bits &= bits - 1;
-        Some(i)
-    })
-}
-
 /// All ones if `b`, else zero: a select without a branch.
 #[inline(always)]
 fn mask(b: bool) -> u64 {

@@ -9,13 +9,16 @@
 //! distinct variables within 32 of each other, run as
 //! `Run::OnePassWindow`, the variables already handled).
 
-use super::{at_most_one, mask, ones, shift};
+use super::{at_most_one, mask, shift};
 use crate::domain::Domain;
-use crate::model::VarId;
-use crate::propagators::{
-    AnyPropagator, Conflict, Ctx, Event, Group, Narrow, Priority, Propagation, Propagator,
-    QuietBlock, Runner, Status, Subscriptions, bounds_moved, has_repeats, in_order_from,
+use crate::domain::ones;
+use crate::ids::Group;
+use crate::ids::VarId;
+use crate::propagator::{
+    Conflict, Ctx, Event, Narrow, Priority, Propagation, Propagator, QuietBlock, Status,
+    Subscriptions, bounds_moved, has_repeats, in_order_from,
 };
+use crate::propagators::{AnyPropagator, Runner};
 
 /// Value-strength all-different.
 #[derive(Clone, Debug)]
@@ -950,9 +953,9 @@ mod tests {
     use super::{AllDifferentValue, Run, source};
     use crate::Strength;
     use crate::check::SplitMix64;
-    use crate::model::VarId;
-    use crate::propagators::Ctx;
-    use crate::propagators::Propagator;
+    use crate::ids::VarId;
+    use crate::propagator::Ctx;
+    use crate::propagator::Propagator;
     use crate::propagators::testing::{
         Bench, group_in_order, random_domains, record_in, run_with_events_in, whole,
     };
@@ -1027,7 +1030,7 @@ mod tests {
                 (0..n).map(|_| rng.below(9) as i32 - 3).collect()
             };
             let p = AllDifferentValue::new(&vars, whole(&vars), offsets);
-            repeated += usize::from(crate::propagators::has_repeats(&vars));
+            repeated += usize::from(crate::propagator::has_repeats(&vars));
             small_distinct += usize::from(matches!(
                 p.run,
                 Run::OnePass | Run::OnePassWindow | Run::OnePassInOrder | Run::OnePassShifted
