@@ -839,7 +839,7 @@ impl Opener<'_> {
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(depth);
         let decision = decision.map(|b| (self.run.var_at(b.var as usize), b.keep));
-        if let Err(by) = self.run.decide(state, decision, observer) {
+        if let Err(by) = self.run.propagate_after(state, decision, observer) {
             self.stats.failures += 1;
             if id == 0 {
                 *self.root_failure = Some(by);

@@ -78,19 +78,17 @@
 //! # Ok::<(), bitfd::ModelError>(())
 //! ```
 
-use std::cell::Cell;
 use std::fmt;
 
-use crate::domain::{Domain, ones};
+use crate::domain::Domain;
 use crate::ids::{Group, VarId};
 
 mod narrow;
 
 pub(crate) use narrow::{
-    Block, MASK_WORDS, Narrow, PruneSink, Quiet, QuietBlock, Wakeups, bounds_moved, fixed_bits,
-    fixed_words, has_repeats, in_order_from,
+    DynNarrow, MASK_WORDS, Narrow, OneWord, PruneSink, RunAs, Traced, Untraced, Wakeups, Words,
+    bounds_moved, fixed_bits, fixed_words, has_repeats, in_order_from,
 };
-use narrow::{bits_from, bits_from_words, narrow, set_bits_from};
 
 /// What a propagator reports when it did not fail.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -126,7 +124,7 @@ pub enum Event {
 }
 
 /// The cost class of a propagator. The engine runs every queued propagator
-/// of a cheaper class before any of a dearer one.
+/// of a cheaper class before any of a more costly one.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Priority {
     /// One variable.
@@ -168,7 +166,7 @@ pub struct Subscriptions {
     /// few instructions). Kept here, beside the subscriptions, because a
     /// group propagator subscribes through it
     /// ([`Subscriptions::on_group`]); the engine lends it to every run's
-    /// context ([`Ctx::group`]). Refilled by every build, storage kept.
+    /// context ([`Narrow::group`]). Refilled by every build, storage kept.
     groups: Vec<VarId>,
 }
 
@@ -312,157 +310,23 @@ fn woken_by(event: Event, bit: u64) -> (u64, u64) {
 /// A propagator's only door to the domains: read them, narrow them.
 ///
 /// Every narrowing goes through [`Ctx::restrict`] (the other methods wrap
-/// it), which schedules the subscribers of the changed variable and tells the
-/// trace, so a propagator never mentions either. (The built-in propagators
-/// of one or two variables, both all-differents and the search's decisions
-/// narrow through an untraced twin of it, `Ctx::quiet`, when no trace
-/// records and the queue is one word.)
-pub struct Ctx<'a> {
-    /// The current domains, as raw bits, indexed by variable.
-    doms: &'a mut [u64],
-    /// Bit `i` set: variable `i` is fixed (its domain has one value). Kept
-    /// by [`Ctx::restrict`], so a propagator finds its fixed variables
-    /// without reading their domains. One word longer than the variables
-    /// need, the last always zero (see [`fixed_words`]).
-    fixed: &'a mut [u64],
-    /// Every propagator's state words; the running one's are `state[run]`.
-    state: &'a mut [u64],
-    /// Where the running propagator's state words are in `state`.
-    run: (u32, u32),
-    /// The queue: one bit a propagator id. Shared cells, so that the
-    /// engine's fixpoint loop keeps its own view of the queue word next to
-    /// the context's and reads it after each run without a bounds check.
-    queue: &'a [Cell<u64>],
-    /// The queue's only word when a run may take the quiet door (no trace
-    /// records and the queue is one word, see [`Ctx::quiet`]): worked out
-    /// once for every run the context serves.
-    quiet: Option<&'a Cell<u64>>,
-    /// The queue's first word: `quiet`'s word, unchecked, for [`Quiet`]
-    /// (which exists only while `quiet` is `Some`) and so for the runners
-    /// of the propagators of one or two variables, which the engine calls
-    /// only when `quiet` is `Some` (see [`AnyPropagator::runner`](crate::propagators::AnyPropagator::runner)).
-    first_word: &'a Cell<u64>,
-    /// The variables of every group propagator, each group's at its
-    /// [`Group`] (see [`Subscriptions::copy_groups`]); empty until
-    /// [`Ctx::with_groups`] lends them. The list, not a slice of it: a
-    /// context is made at every search node, and one word to copy, not
-    /// two, is one instruction a node fewer (measured: a slice cost
-    /// 10-queens 2 instructions a node, 0.2%); the group propagators pay
-    /// the indirection once a run.
-    groups: &'a Vec<VarId>,
-    wakeups: Wakeups<'a>,
-    sink: Option<&'a mut dyn PruneSink>,
+/// it), which schedules the subscribers of the changed variable and tells
+/// the trace, so a propagator never mentions either.
+pub struct Ctx<'c> {
+    inner: &'c mut dyn DynNarrow,
 }
 
 impl fmt::Debug for Ctx<'_> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Ctx")
-            .field("vars", &self.doms.len())
-            .finish_non_exhaustive()
+        f.debug_struct("Ctx").finish_non_exhaustive()
     }
 }
 
-/// The group variables of a context that lends none.
-static NO_GROUPS: Vec<VarId> = Vec::new();
-
-impl<'a> Ctx<'a> {
-    /// A context on these domains, fixed-variable bitset, propagator state
-    /// words and queue (at least one word), reporting every narrowing to
-    /// `sink` if there is one.
-    ///
-    /// # Panics
-    ///
-    /// If `queue` is empty.
-    pub(crate) fn new(
-        doms: &'a mut [u64],
-        fixed: &'a mut [u64],
-        state: &'a mut [u64],
-        queue: &'a mut [u64],
-        wakeups: Wakeups<'a>,
-        sink: Option<&'a mut dyn PruneSink>,
-    ) -> Ctx<'a> {
-        let queue = Cell::from_mut(queue).as_slice_of_cells();
-        let first_word = queue.first().expect("the queue has a word");
-        Ctx::build(doms, fixed, state, queue, first_word, wakeups, sink)
-    }
-
-    /// [`Ctx::new`] for an untraced run, whose queue may be empty (a model
-    /// without propagators): then `spare` stands in for its first word,
-    /// which nothing reads (no runner runs, and the queue is not one word,
-    /// so the quiet door is shut).
+impl<'c> Ctx<'c> {
+    /// The handle on a run's narrowing context.
     #[inline(always)]
-    pub(crate) fn with_spare(
-        doms: &'a mut [u64],
-        fixed: &'a mut [u64],
-        state: &'a mut [u64],
-        queue: &'a mut [u64],
-        spare: &'a Cell<u64>,
-        wakeups: Wakeups<'a>,
-    ) -> Ctx<'a> {
-        let queue = Cell::from_mut(queue).as_slice_of_cells();
-        let first_word = queue.first().unwrap_or(spare);
-        Ctx::build(doms, fixed, state, queue, first_word, wakeups, None)
-    }
-
-    /// The context of [`Ctx::new`] and [`Ctx::with_spare`].
-    #[inline(always)]
-    fn build(
-        doms: &'a mut [u64],
-        fixed: &'a mut [u64],
-        state: &'a mut [u64],
-        queue: &'a [Cell<u64>],
-        first_word: &'a Cell<u64>,
-        wakeups: Wakeups<'a>,
-        sink: Option<&'a mut dyn PruneSink>,
-    ) -> Ctx<'a> {
-        let run = (0, state.len() as u32);
-        let quiet = match (&sink, queue) {
-            (None, [word]) => Some(word),
-            _ => None,
-        };
-        Ctx {
-            doms,
-            fixed,
-            state,
-            run,
-            queue,
-            quiet,
-            first_word,
-            groups: &NO_GROUPS,
-            wakeups,
-            sink,
-        }
-    }
-
-    /// This context, lending the group propagators their variables,
-    /// `groups` (the engine's list, see [`Subscriptions::copy_groups`]).
-    #[inline(always)]
-    pub(crate) fn with_groups(mut self, groups: &'a Vec<VarId>) -> Ctx<'a> {
-        self.groups = groups;
-        self
-    }
-
-    /// The variables of the group at `group`: as long-lived as the
-    /// context's borrow of the list, so a propagator holds them while it
-    /// narrows domains through the context.
-    #[inline(always)]
-    pub(crate) fn group(&self, group: Group) -> &'a [VarId] {
-        group.of(self.groups)
-    }
-
-    /// Makes `state[words.0..words.1]` of the state handed to
-    /// [`Ctx::new`] the running propagator's own: one context serves a
-    /// whole fixpoint loop.
-    #[inline(always)]
-    pub(crate) fn run_as(&mut self, words: (u32, u32)) {
-        self.run = words;
-    }
-
-    /// The queue, for the engine's fixpoint loop: as long-lived as the
-    /// context's borrow of it, so the loop may hold it across runs.
-    #[inline(always)]
-    pub(crate) fn queue(&self) -> &'a [Cell<u64>] {
-        self.queue
+    pub(crate) fn new(inner: &'c mut dyn DynNarrow) -> Ctx<'c> {
+        Ctx { inner }
     }
 
     /// The current domain of `x`.
@@ -473,7 +337,7 @@ impl<'a> Ctx<'a> {
     /// the variables it subscribes to).
     #[inline]
     pub fn dom(&self, x: VarId) -> Domain {
-        Domain::from_bits(self.doms[x.index()])
+        self.inner.dom(x)
     }
 
     /// The bounds of `x`; a conflict if its domain is empty (which cannot
@@ -496,16 +360,7 @@ impl<'a> Ctx<'a> {
     /// saved and restored with the domains.
     #[inline]
     pub fn state(&mut self) -> &mut [u64] {
-        &mut self.state[self.run.0 as usize..self.run.1 as usize]
-    }
-
-    /// The first of this propagator's state words ([`Ctx::state`]`()[0]`
-    /// with one bounds check, not three), for a propagator that asked for
-    /// at least one.
-    #[inline(always)]
-    pub(crate) fn first_state_word(&mut self) -> &mut u64 {
-        debug_assert!(self.run.0 < self.run.1, "the propagator has state words");
-        &mut self.state[self.run.0 as usize]
+        self.inner.state()
     }
 
     /// Narrows `x` to the values also in `keep`. Returns whether the domain
@@ -514,159 +369,9 @@ impl<'a> Ctx<'a> {
     /// # Errors
     ///
     /// [`Conflict`] if no value would be left; the domain is then unchanged.
-    #[inline(always)]
+    #[inline]
     pub fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
-        let i = x.index();
-        let Some((old, new)) = narrow(self.doms, i, keep)? else {
-            return Ok(false);
-        };
-        self.wake(i, old, new);
-        if self.sink.is_some() {
-            self.report(x, old, new);
-        }
-        Ok(true)
-    }
-
-    /// The quiet door to the domains, when this run may use it: no trace
-    /// is recording and the queue is one word.
-    #[inline(always)]
-    pub(crate) fn quiet(&mut self) -> Option<Quiet<'_, 'a>> {
-        if self.quiet.is_some() {
-            Some(Quiet { ctx: self })
-        } else {
-            None
-        }
-    }
-
-    /// The quiet door, for a run the caller knows may take it (the engine's
-    /// one-word, untraced fixpoint loop): without the test of
-    /// [`Ctx::quiet`].
-    #[inline(always)]
-    pub(crate) fn quiet_known(&mut self) -> Quiet<'_, 'a> {
-        debug_assert!(
-            self.quiet.is_some(),
-            "only runs that may take the quiet door"
-        );
-        Quiet { ctx: self }
-    }
-
-    /// [`Ctx::quiet_block`] for a run the caller knows may take the quiet
-    /// door (the engine's one-word, untraced fixpoint loop), without the
-    /// test (as [`Ctx::quiet_known`]).
-    #[inline(always)]
-    pub(crate) fn quiet_block_known(&mut self, first: usize) -> QuietBlock<'_, 'a> {
-        debug_assert!(
-            self.quiet.is_some(),
-            "only runs that may take the quiet door"
-        );
-        QuietBlock { ctx: self, first }
-    }
-
-    /// The domains of the variables from `first` on behind the quiet
-    /// door, when this run may take it (as [`Ctx::quiet`]): a propagator
-    /// that knows its variables by their place in the block narrows them
-    /// without looking them up.
-    #[inline(always)]
-    pub(crate) fn quiet_block(&mut self, first: usize) -> Option<QuietBlock<'_, 'a>> {
-        if self.quiet.is_some() {
-            Some(QuietBlock { ctx: self, first })
-        } else {
-            None
-        }
-    }
-
-    /// Tells the trace about a narrowing; kept out of line so the common,
-    /// untraced path stays small.
-    #[cold]
-    #[inline(never)]
-    fn report(&mut self, x: VarId, old: u64, new: u64) {
-        if let Some(sink) = self.sink.as_deref_mut() {
-            sink.pruned(x, Domain::from_bits(old), Domain::from_bits(new));
-        }
-    }
-
-    /// Schedules the subscribers of variable `i` for the event `old -> new`,
-    /// and marks `i` fixed if `new` has one value.
-    #[inline(always)]
-    fn wake(&mut self, i: usize, old: u64, new: u64) {
-        self.wakeups.wake(self.queue, self.fixed, i, old, new);
-    }
-
-    /// Whether narrowings are reported one by one (a trace is recording):
-    /// then a propagator must narrow through [`Ctx::restrict`], in its
-    /// documented order, and not by [`Ctx::block`].
-    #[inline(always)]
-    pub(crate) fn observed(&self) -> bool {
-        self.sink.is_some()
-    }
-
-    /// The domains of variables `first..first + n` (`n <= 64`), to narrow
-    /// in place without waking anyone, with which of them are fixed and
-    /// which have subscribers to narrowings that leave them open; the
-    /// caller then hands every variable it narrowed that someone listens
-    /// to to [`Ctx::wake_block`]. Only while not [`Ctx::observed`].
-    #[inline(always)]
-    pub(crate) fn block(&mut self, first: usize, n: usize) -> Block<'_> {
-        debug_assert!(!self.observed(), "a trace sees every narrowing");
-        let within = u64::MAX >> (64 - n);
-        Block {
-            fixed: bits_from(self.fixed, first) & within,
-            weak: bits_from(self.wakeups.weak, first) & within,
-            doms: &mut self.doms[first..first + n],
-        }
-    }
-
-    /// The current domains of variables `first..first + n`, as raw bits.
-    #[inline(always)]
-    pub(crate) fn block_ref(&self, first: usize, n: usize) -> impl Iterator<Item = u64> + '_ {
-        self.doms[first..first + n].iter().copied()
-    }
-
-    /// Wakes the subscribers of variables `first + k` for each bit `k` of
-    /// `wake`, as [`Ctx::restrict`] would have for all the narrowings
-    /// [`Ctx::block`] made (`wake` holds every narrowed variable the
-    /// block's `weak` bits have, and every one fixed): bit `k` of `moved`
-    /// says whether a bound of variable `first + k` moved, bit `k` of
-    /// `fixed` whether it is now fixed (`fixed` within `wake`). Several
-    /// narrowings of one variable wake the same propagators as one: the
-    /// queue is a set, a bound that moved in one step has moved overall,
-    /// and only the last step can fix.
-    #[inline(always)]
-    pub(crate) fn wake_block(&mut self, first: usize, wake: u64, moved: u64, fixed: u64) {
-        // Most runs fix nothing and wake no one.
-        if wake == 0 {
-            return;
-        }
-        set_bits_from(self.fixed, first, fixed);
-        // The event of variable `first + k` (as in `mark_event`): 2 fixed,
-        // else 1 if a bound moved, else 0.
-        let event = |k: usize| ((fixed >> k & 1) << 1 | (moved & !fixed) >> k & 1) as usize;
-        // Untraced (as every block is), so quiet just when one queue word.
-        if let Some(queue) = self.quiet {
-            // One queue word: one OR a variable, from its masks.
-            let masks = &self.wakeups.masks[3 * first..];
-            for k in ones(wake) {
-                queue.set(queue.get() | masks[3 * k + event(k)]);
-            }
-            return;
-        }
-        for k in ones(wake) {
-            self.wakeups
-                .queue_event_words(self.queue, first + k, event(k));
-        }
-    }
-
-    /// The fixed variables among `first..first + n` (`n <= 64`): bit `k`
-    /// set when variable `first + k` is fixed.
-    #[inline(always)]
-    pub(crate) fn fixed_range(&self, first: usize, n: usize) -> u64 {
-        // Without `bits_from`'s one-word test, which cost more than it
-        // saved (classic zebra, 42 instructions a solve) when the domain
-        // all-different's untraced runs read their fixed positions here.
-        // They now read them through `QuietBlock::fixed`; this serves the
-        // runs that cannot take the quiet door and the value
-        // all-different's scans.
-        bits_from_words(self.fixed, first) & (u64::MAX >> (64 - n))
+        self.inner.restrict(x, keep)
     }
 
     /// Fixes `x` to `v`.

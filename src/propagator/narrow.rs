@@ -1,20 +1,26 @@
-//! The machinery behind [`Ctx`]: who a narrowing wakes ([`Wakeups`]), the
-//! fixed-variable bitset, and the untraced ways to narrow ([`Narrow`],
-//! [`Quiet`], [`QuietBlock`], [`Block`]) that the built-in propagators use.
+//! How a propagator narrows domains: the one narrowing interface
+//! ([`Narrow`]) with its untraced and traced contexts, who a narrowing
+//! wakes ([`Wakeups`], [`Queue`]) and the fixed-variable bitset.
 
 use std::cell::Cell;
 
-use super::{Conflict, Ctx};
-use crate::domain::Domain;
-use crate::ids::VarId;
+use super::Conflict;
+use crate::domain::{Domain, ones};
+use crate::ids::{ConstraintId, Group, VarId};
 
-/// Receives every domain narrowing as it happens (the trace hooks in here).
+/// Receives what a traced run does as it happens (the trace hooks in here).
 pub(crate) trait PruneSink {
-    /// `x` went from `before` to `after` (a strict, non-empty subset).
-    fn pruned(&mut self, x: VarId, before: Domain, after: Domain);
+    /// Constraint `by`'s propagator narrowed `x` from `before` to `after`
+    /// (a strict, non-empty subset).
+    fn pruned(&mut self, by: ConstraintId, x: VarId, before: Domain, after: Domain);
+
+    /// Constraint `by`'s propagator ran to its end without a conflict.
+    fn propagated(&mut self, by: ConstraintId) {
+        let _ = by;
+    }
 }
 
-/// Who to queue when a variable changes, as [`Ctx`] needs it: subscriber
+/// Who to queue when a variable changes, as a narrowing needs it: subscriber
 /// bit masks for a model with few propagators, lists for one with many.
 #[derive(Clone, Copy)]
 pub(crate) struct Wakeups<'a> {
@@ -51,27 +57,6 @@ pub(crate) fn bounds_moved(old: u64, new: u64) -> bool {
     new & old.wrapping_neg() == 0 || new <= old >> 1
 }
 
-/// Narrows `doms[i]` to the values also in `keep`, as every restrict
-/// does: `None` if that changes nothing, else the old and the new domain;
-/// a conflict, with the domain unchanged, if no value would be left.
-#[inline(always)]
-pub(crate) fn narrow(
-    doms: &mut [u64],
-    i: usize,
-    keep: Domain,
-) -> Result<Option<(u64, u64)>, Conflict> {
-    let old = doms[i];
-    let new = old & keep.bits();
-    if new == old {
-        return Ok(None);
-    }
-    if new == 0 {
-        return Err(Conflict);
-    }
-    doms[i] = new;
-    Ok(Some((old, new)))
-}
-
 /// The event of variable `i` now `new`, as an index into its three
 /// buckets (0 a value removed, 1 a bound moved as `moved` says, 2 fixed),
 /// marking it in `fixed` if it is fixed. The bounds are looked at only when
@@ -99,14 +84,7 @@ pub(crate) fn mark_event(
 /// Most variables have no subscriber to `Bounds` alone (only a bounds
 /// propagator such as `less` makes one), so their `Changed` and `Bounds`
 /// buckets are equal: then which of the two the event is makes no
-/// difference, and the bounds are not looked at (in the Oz zebra, about
-/// half the narrowings behind the quiet door leave the variable open).
-///
-/// Used by the quiet door alone ([`Quiet`], [`QuietBlock`]), which the
-/// untraced runs with a one-word queue take (the small propagators, both
-/// all-differents, the search's decisions). [`Ctx::restrict`] (traced runs,
-/// queues of several words, each-value-held) keeps [`mark_event`]: there
-/// the extra reads measured a little dearer than the bounds test they save.
+/// difference, and the bounds are not looked at.
 #[inline(always)]
 pub(crate) fn one_word_woken(
     masks: &[u64],
@@ -115,18 +93,12 @@ pub(crate) fn one_word_woken(
     old: u64,
     new: u64,
 ) -> u64 {
-    // One bounds test for the three buckets. (While the quiet door copied
-    // the context's slices out up front, this read cost two more saved
-    // registers a run than a read on each path; since the door reads them
-    // where used, it is the cheaper: Oz zebra 299 instructions fewer.)
+    // One bounds test for the three buckets.
     let Some(&[changed, bounds, on_fixed]) = masks.get(3 * i..3 * i + 3) else {
         unreachable!("every variable has its three buckets")
     };
-    // `new` is not empty, so one value or less is one value. (Not
-    // `Domain::is_fixed`: here `x & (x - 1) == 0` stays two instructions,
-    // no population count, against its five, and a caller testing its
-    // narrowed domain the same way shares them: Oz zebra 48,841 -> 47,585
-    // instructions, classic zebra 41,165 -> 40,833, 10-queens 0.2% fewer.)
+    // `new` is not empty, so one value or less is one value (the plain
+    // test: a caller testing its narrowed domain the same way shares it).
     if new & new.wrapping_sub(1) == 0 {
         // Bit `i` alone: with at most 64 variables (one word and the
         // spare) a test of the length and one OR, without `i / 64`.
@@ -198,8 +170,8 @@ impl Wakeups<'_> {
 /// `Some(first)` when `vars` are the variables `first, first + 1, ...` in
 /// order (a group declared together, as most are): a propagator may then
 /// read their fixed ones as one slice of the fixed-variable bitset
-/// ([`Ctx::fixed_range`]) and narrow their domains as one block
-/// ([`Ctx::block`]).
+/// ([`Narrow::fixed_range`]) and narrow their domains as one block
+/// ([`Narrow::block`]).
 pub(crate) fn in_order_from(vars: &[VarId]) -> Option<usize> {
     let first = vars.first()?.index();
     let in_order = vars.iter().enumerate().all(|(i, x)| x.index() == first + i);
@@ -222,7 +194,7 @@ pub(crate) fn has_repeats(vars: &[VarId]) -> bool {
 
 /// The words of the fixed-variable bitset for `vars` variables: one for
 /// every 64 or part of it, and a spare zero word, so that
-/// [`Ctx::fixed_range`] reads two words without a test.
+/// [`Narrow::fixed_range`] reads two words without a test.
 pub(crate) fn fixed_words(vars: usize) -> usize {
     vars.div_ceil(64) + 1
 }
@@ -300,7 +272,7 @@ pub(crate) fn set_bits_from(bitset: &mut [u64], first: usize, bits: u64) {
 }
 
 /// The domains of a block of variables `first..first + n`, to narrow in
-/// place without waking anyone ([`Ctx::block`]), with what a propagator
+/// place without waking anyone ([`Narrow::block`]), with what a propagator
 /// needs to know of them first.
 pub(crate) struct Block<'b> {
     /// The domains, as raw bits: `doms[k]` is variable `first + k`'s.
@@ -312,28 +284,107 @@ pub(crate) struct Block<'b> {
     pub(crate) weak: u64,
 }
 
-/// What the propagators of one or two variables (equal, offset, distance,
-/// not-distance, less, in-set) and the small value all-differents do with
-/// the domains: read one, narrow one (and, for the all-different, read the
-/// fixed bits and its state word).
+/// The propagation queue as a narrowing sees it: one bit a propagator,
+/// in one word (at most 64 propagators, the common case) or several.
+pub(crate) trait Queue: Copy {
+    /// Queues the subscribers of variable `i` for the event `old -> new`
+    /// (`new` a non-empty strict subset of `old`) and marks `i` in `fixed`
+    /// if `new` has one value.
+    fn wake(self, wakeups: &Wakeups<'_>, fixed: &mut [u64], i: usize, old: u64, new: u64);
+
+    /// Queues the subscribers of variable `i` to event `event` (0 a value
+    /// removed, 1 a bound moved, 2 fixed).
+    fn queue_event(self, wakeups: &Wakeups<'_>, i: usize, event: usize);
+}
+
+/// A queue of one word: a wake-up is one OR of the variable's mask.
+#[derive(Clone, Copy)]
+pub(crate) struct OneWord<'a>(pub(crate) &'a Cell<u64>);
+
+impl Queue for OneWord<'_> {
+    #[inline(always)]
+    fn wake(self, wakeups: &Wakeups<'_>, fixed: &mut [u64], i: usize, old: u64, new: u64) {
+        let woken = one_word_woken(wakeups.masks, fixed, i, old, new);
+        self.0.set(self.0.get() | woken);
+    }
+
+    #[inline(always)]
+    fn queue_event(self, wakeups: &Wakeups<'_>, i: usize, event: usize) {
+        self.0.set(self.0.get() | wakeups.masks[3 * i + event]);
+    }
+}
+
+/// A queue of any number of words (subscriber masks up to [`MASK_WORDS`]
+/// words, lists beyond).
+#[derive(Clone, Copy)]
+pub(crate) struct Words<'a>(pub(crate) &'a [Cell<u64>]);
+
+impl Queue for Words<'_> {
+    #[inline(always)]
+    fn wake(self, wakeups: &Wakeups<'_>, fixed: &mut [u64], i: usize, old: u64, new: u64) {
+        wakeups.wake(self.0, fixed, i, old, new);
+    }
+
+    #[inline(always)]
+    fn queue_event(self, wakeups: &Wakeups<'_>, i: usize, event: usize) {
+        wakeups.queue_event(self.0, i, event);
+    }
+}
+
+/// The one interface through which the built-in propagators read and
+/// narrow domains.
 ///
-/// [`Ctx`] does it in every case. [`Quiet`] does it for the common run,
-/// which no trace records and whose queue is one word, and then makes no
-/// call: a call anywhere in an inlined [`Ctx::restrict`], however cold,
-/// makes the propagator save and restore callee-saved registers on every
-/// run. So these propagators are written once, generic over this
-/// trait: their runner ([`AnyPropagator::runner`](crate::propagators::AnyPropagator::runner)), which the engine
-/// calls only for the runs that may take the quiet door, hands them a
-/// [`Quiet`]; every other run hands them the [`Ctx`] (through
-/// [`AnyPropagator::propagate`](crate::propagators::AnyPropagator::propagate)).
-pub(crate) trait Narrow {
-    /// The current domain of `x` ([`Ctx::dom`]).
-    fn dom(&self, x: VarId) -> Domain;
+/// Two implementations: [`Untraced`], for the runs nobody records (every
+/// run of a plain search), and [`Traced`], which also reports each
+/// narrowing to the trace. The engine picks one at compile time from the
+/// observer's type, so an untraced run contains no call into the trace:
+/// a call anywhere in an inlined narrowing, however cold, makes every
+/// propagator save and restore registers on each run. [`Ctx`](super::Ctx), the public
+/// handle of user propagators, wraps either.
+///
+/// The methods that take a variable's index rather than its [`VarId`]
+/// serve the group propagators, which know their variables by place.
+pub(crate) trait Narrow<'a> {
+    /// Whether a trace sees every narrowing: then a propagator narrows
+    /// through [`Narrow::restrict`] and [`Narrow::narrow_at`] alone, in
+    /// its documented order, never by [`Narrow::block`].
+    const TRACED: bool;
 
-    /// Narrows `x` to the values also in `keep` ([`Ctx::restrict`]).
-    fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict>;
+    /// The current domains of every variable, as raw bits.
+    fn doms(&self) -> &[u64];
 
-    /// The bounds of `x` ([`Ctx::bounds`]).
+    /// The current domain of `x`.
+    #[inline(always)]
+    fn dom(&self, x: VarId) -> Domain {
+        Domain::from_bits(self.doms()[x.index()])
+    }
+
+    /// Narrows variable `i` from `old`, its current domain, to `new`, a
+    /// non-empty strict subset of it, and wakes its subscribers.
+    fn narrow_at(&mut self, i: usize, old: u64, new: u64);
+
+    /// Narrows `x` to the values also in `keep`; returns whether the domain
+    /// changed.
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`] if no value would be left; the domain is then unchanged.
+    #[inline(always)]
+    fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
+        let i = x.index();
+        let old = self.doms()[i];
+        let new = old & keep.bits();
+        if new == old {
+            return Ok(false);
+        }
+        if new == 0 {
+            return Err(Conflict);
+        }
+        self.narrow_at(i, old, new);
+        Ok(true)
+    }
+
+    /// The bounds of `x`; a conflict if its domain is empty.
     #[inline(always)]
     fn bounds(&self, x: VarId) -> Result<(u8, u8), Conflict> {
         let d = self.dom(x);
@@ -343,157 +394,299 @@ pub(crate) trait Narrow {
         }
     }
 
-    /// Removes the values below `v` from `x` ([`Ctx::at_least`]).
+    /// Removes the values below `v` from `x`.
     #[inline(always)]
     fn at_least(&mut self, x: VarId, v: i32) -> Result<bool, Conflict> {
         self.restrict(x, Domain::FULL.at_least(v))
     }
 
-    /// Removes the values above `v` from `x` ([`Ctx::at_most`]).
+    /// Removes the values above `v` from `x`.
     #[inline(always)]
     fn at_most(&mut self, x: VarId, v: i32) -> Result<bool, Conflict> {
         self.restrict(x, Domain::FULL.at_most(v))
     }
 
-    /// The fixed variables among `first..first + n` ([`Ctx::fixed_range`]).
+    /// The fixed variables among `first..first + n` (`n <= 64`): bit `k`
+    /// set when variable `first + k` is fixed.
     fn fixed_range(&self, first: usize, n: usize) -> u64;
 
-    /// The running propagator's first state word
-    /// ([`Ctx::first_state_word`]).
+    /// The running propagator's state words.
+    fn state(&mut self) -> &mut [u64];
+
+    /// The first of the running propagator's state words, for a propagator
+    /// that keeps at least one.
     fn first_state_word(&mut self) -> &mut u64;
+
+    /// The variables of the group at `group` among the engine's group
+    /// variables, for as long as the context's borrow of them.
+    fn group(&self, group: Group) -> &'a [VarId];
+
+    /// The domains of variables `first..first + n` (`n <= 64`), to narrow
+    /// in place without waking anyone, with which of them are fixed and
+    /// which have subscribers to narrowings that leave them open; the
+    /// caller then hands every narrowed variable that someone listens to
+    /// to [`Narrow::wake_block`]. Untraced runs only.
+    fn block(&mut self, first: usize, n: usize) -> Block<'_>;
+
+    /// Wakes the subscribers of variables `first + k` for each bit `k` of
+    /// `wake`, as [`Narrow::restrict`] would have for all the narrowings
+    /// [`Narrow::block`] made: bit `k` of `moved` says whether a bound of
+    /// variable `first + k` moved, bit `k` of `fixed` whether it is now
+    /// fixed (`fixed` within `wake`). Several narrowings of one variable
+    /// wake the same propagators as one: the queue is a set, a bound that
+    /// moved in one step has moved overall, and only the last step can fix.
+    fn wake_block(&mut self, first: usize, wake: u64, moved: u64, fixed: u64);
 }
 
-impl Narrow for Ctx<'_> {
+/// The narrowing context of a run nobody records, on a queue of either
+/// width.
+pub(crate) struct Untraced<'a, Q> {
+    /// The current domains, as raw bits, indexed by variable.
+    doms: &'a mut [u64],
+    /// Bit `i` set: variable `i` is fixed. One word longer than the
+    /// variables need, the last always zero (see [`fixed_words`]).
+    fixed: &'a mut [u64],
+    /// Every propagator's state words; the running one's are `state[run]`.
+    state: &'a mut [u64],
+    /// Where the running propagator's state words are in `state`.
+    run: (u32, u32),
+    /// The variables of every group propagator, each group's at its
+    /// [`Group`].
+    groups: &'a [VarId],
+    wakeups: Wakeups<'a>,
+    queue: Q,
+}
+
+impl<'a, Q: Queue> Untraced<'a, Q> {
+    /// A context on these domains, fixed-variable bitset, propagator state
+    /// words and queue; `groups` are the engine's group variables.
     #[inline(always)]
-    fn dom(&self, x: VarId) -> Domain {
-        Ctx::dom(self, x)
+    pub(crate) fn new(
+        doms: &'a mut [u64],
+        fixed: &'a mut [u64],
+        state: &'a mut [u64],
+        groups: &'a [VarId],
+        wakeups: Wakeups<'a>,
+        queue: Q,
+    ) -> Untraced<'a, Q> {
+        let run = (0, state.len() as u32);
+        Untraced {
+            doms,
+            fixed,
+            state,
+            run,
+            groups,
+            wakeups,
+            queue,
+        }
+    }
+}
+
+/// Running one propagator after another in one context, as the engine's
+/// fixpoint loop does.
+pub(crate) trait RunAs {
+    /// Makes `state[words.0..words.1]` the running propagator's state
+    /// words, and constraint `by` the one it enforces.
+    fn run_as(&mut self, words: (u32, u32), by: ConstraintId);
+
+    /// The running propagator ended without a conflict.
+    fn ran(&mut self);
+
+    /// Narrows `x` to the values also in `keep`, unless that leaves none:
+    /// a search decision, which is no constraint's pruning.
+    fn decide(&mut self, x: VarId, keep: Domain);
+}
+
+impl<'a, Q: Queue> RunAs for Untraced<'a, Q> {
+    #[inline(always)]
+    fn run_as(&mut self, words: (u32, u32), _: ConstraintId) {
+        self.run = words;
     }
 
     #[inline(always)]
-    fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
-        Ctx::restrict(self, x, keep)
+    fn ran(&mut self) {}
+
+    #[inline(always)]
+    fn decide(&mut self, x: VarId, keep: Domain) {
+        // An empty narrowing is refused and changes nothing.
+        let _ = Narrow::restrict(self, x, keep);
+    }
+}
+
+impl<'a, Q: Queue> Narrow<'a> for Untraced<'a, Q> {
+    const TRACED: bool = false;
+
+    #[inline(always)]
+    fn doms(&self) -> &[u64] {
+        self.doms
+    }
+
+    #[inline(always)]
+    fn narrow_at(&mut self, i: usize, old: u64, new: u64) {
+        self.doms[i] = new;
+        self.queue.wake(&self.wakeups, self.fixed, i, old, new);
     }
 
     #[inline(always)]
     fn fixed_range(&self, first: usize, n: usize) -> u64 {
-        Ctx::fixed_range(self, first, n)
+        bits_from(self.fixed, first) & (u64::MAX >> (64 - n))
+    }
+
+    #[inline(always)]
+    fn state(&mut self) -> &mut [u64] {
+        &mut self.state[self.run.0 as usize..self.run.1 as usize]
     }
 
     #[inline(always)]
     fn first_state_word(&mut self) -> &mut u64 {
-        Ctx::first_state_word(self)
+        debug_assert!(self.run.0 < self.run.1, "the propagator has state words");
+        &mut self.state[self.run.0 as usize]
+    }
+
+    #[inline(always)]
+    fn group(&self, group: Group) -> &'a [VarId] {
+        group.of(self.groups)
+    }
+
+    #[inline(always)]
+    fn block(&mut self, first: usize, n: usize) -> Block<'_> {
+        let within = u64::MAX >> (64 - n);
+        Block {
+            fixed: bits_from(self.fixed, first) & within,
+            weak: bits_from(self.wakeups.weak, first) & within,
+            doms: &mut self.doms[first..first + n],
+        }
+    }
+
+    #[inline(always)]
+    fn wake_block(&mut self, first: usize, wake: u64, moved: u64, fixed: u64) {
+        // Most runs fix nothing and wake no one.
+        if wake == 0 {
+            return;
+        }
+        set_bits_from(self.fixed, first, fixed);
+        for k in ones(wake) {
+            // The event (as in `mark_event`): 2 fixed, else 1 if a bound
+            // moved, else 0.
+            let event = ((fixed >> k & 1) << 1 | (moved & !fixed) >> k & 1) as usize;
+            self.queue.queue_event(&self.wakeups, first + k, event);
+        }
     }
 }
 
-/// [`Ctx`] for a run no trace records, with a one-word queue (see
-/// [`Narrow`]): its narrowing wakes the subscribers with one OR into the
-/// queue word and reports to no one.
-///
-/// It borrows the context rather than copying its slices out, so that
-/// each is read where it is used: the fixed bitset and the masks only
-/// when a narrowing happens (a small propagator's run narrows one
-/// variable or none), not all up front, where they held registers the
-/// propagator then saved and restored on every run (measured: Oz zebra
-/// 51,386 -> 50,816 instructions; equal, distance and less 1 to 7 a run
-/// cheaper). The queue word too is read from the context when a narrowing
-/// wakes (its `first_word`), not held from the start: `equal` then saves
-/// one register, not three (Oz zebra 46,286 -> 45,695, classic zebra
-/// 36,830 -> 36,559).
-pub(crate) struct Quiet<'c, 'a> {
-    /// The context, whose `quiet` is `Some(queue)`: its `first_word` is
-    /// then the queue's only word.
-    pub(super) ctx: &'c mut Ctx<'a>,
+/// The narrowing context of a run a trace records: an untraced one that
+/// also reports every narrowing to `sink`.
+pub(crate) struct Traced<'a, 's> {
+    inner: Untraced<'a, Words<'a>>,
+    /// The model's tag, to name the narrowed variables.
+    model: u32,
+    /// The constraint whose propagator runs.
+    by: ConstraintId,
+    sink: &'s mut dyn PruneSink,
 }
 
-impl Narrow for Quiet<'_, '_> {
-    #[inline(always)]
-    fn dom(&self, x: VarId) -> Domain {
-        self.ctx.dom(x)
+impl<'a, 's> Traced<'a, 's> {
+    /// A context as [`Untraced::new`] makes one, reporting to `sink`.
+    pub(crate) fn new(
+        inner: Untraced<'a, Words<'a>>,
+        model: u32,
+        sink: &'s mut dyn PruneSink,
+    ) -> Traced<'a, 's> {
+        let by = ConstraintId::from_index(0);
+        Traced {
+            inner,
+            model,
+            by,
+            sink,
+        }
+    }
+}
+
+impl RunAs for Traced<'_, '_> {
+    fn run_as(&mut self, words: (u32, u32), by: ConstraintId) {
+        self.inner.run = words;
+        self.by = by;
     }
 
-    /// As [`Ctx::restrict`], which wakes and marks the same way.
-    #[inline(always)]
-    fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
-        let i = x.index();
-        let Some((old, new)) = narrow(self.ctx.doms, i, keep)? else {
-            return Ok(false);
-        };
-        let woken = one_word_woken(self.ctx.wakeups.masks, self.ctx.fixed, i, old, new);
-        // The queue word read here, where used (see [`Quiet`]).
-        let queue = self.ctx.first_word;
-        queue.set(queue.get() | woken);
-        Ok(true)
+    fn ran(&mut self) {
+        self.sink.propagated(self.by);
     }
 
+    fn decide(&mut self, x: VarId, keep: Domain) {
+        self.inner.decide(x, keep);
+    }
+}
+
+impl<'a> Narrow<'a> for Traced<'a, '_> {
+    const TRACED: bool = true;
+
     #[inline(always)]
+    fn doms(&self) -> &[u64] {
+        self.inner.doms
+    }
+
+    fn narrow_at(&mut self, i: usize, old: u64, new: u64) {
+        self.inner.narrow_at(i, old, new);
+        let x = VarId::new(self.model, i as u32);
+        let (old, new) = (Domain::from_bits(old), Domain::from_bits(new));
+        self.sink.pruned(self.by, x, old, new);
+    }
+
     fn fixed_range(&self, first: usize, n: usize) -> u64 {
-        bits_from(self.ctx.fixed, first) & (u64::MAX >> (64 - n))
+        self.inner.fixed_range(first, n)
     }
 
-    #[inline(always)]
+    fn state(&mut self) -> &mut [u64] {
+        Narrow::state(&mut self.inner)
+    }
+
     fn first_state_word(&mut self) -> &mut u64 {
-        self.ctx.first_state_word()
+        self.inner.first_state_word()
+    }
+
+    fn group(&self, group: Group) -> &'a [VarId] {
+        self.inner.group(group)
+    }
+
+    fn block(&mut self, _: usize, _: usize) -> Block<'_> {
+        unreachable!("a traced run narrows one variable at a time")
+    }
+
+    fn wake_block(&mut self, _: usize, _: u64, _: u64, _: u64) {
+        unreachable!("a traced run narrows one variable at a time")
     }
 }
 
-/// The domains of the variables from `first` on, narrowed behind the
-/// quiet door ([`Ctx::quiet_block`]): each narrowing wakes the subscribers
-/// and marks a variable it fixes as [`Quiet::restrict`] does.
-///
-/// Like [`Quiet`], it borrows the context rather than copying its slices
-/// out, so that each is read where it is used: the masks and the fixed
-/// bitset only when a narrowing happens, the state word when the run
-/// reads and writes it (measured: Oz zebra, whose value all-differents run
-/// on such blocks, 50,368 -> 49,823 instructions).
-pub(crate) struct QuietBlock<'c, 'a> {
-    /// The context, whose `quiet` is `Some(queue)`: its `first_word` is
-    /// then the queue's only word, read when a narrowing wakes someone (as
-    /// [`Quiet`] does; measured: classic zebra 39 instructions fewer).
-    pub(super) ctx: &'c mut Ctx<'a>,
-    /// The block's first variable.
-    pub(super) first: usize,
+/// What a user's propagator may do with the domains, as [`Ctx`](super::Ctx) offers
+/// it: either context behind one pointer.
+pub(crate) trait DynNarrow {
+    /// [`Narrow::dom`].
+    fn dom(&self, x: VarId) -> Domain;
+    /// [`Narrow::restrict`].
+    fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict>;
+    /// [`Narrow::state`].
+    fn state(&mut self) -> &mut [u64];
 }
 
-impl QuietBlock<'_, '_> {
-    /// The domain of variable `first + k`, as raw bits.
-    #[inline(always)]
-    pub(crate) fn dom(&self, k: usize) -> u64 {
-        self.ctx.doms[self.first + k]
+impl<'a, N: Narrow<'a>> DynNarrow for N {
+    fn dom(&self, x: VarId) -> Domain {
+        Narrow::dom(self, x)
     }
 
-    /// The domains of the variables from `first` on, as raw bits.
-    #[inline(always)]
-    pub(crate) fn doms(&self) -> &[u64] {
-        &self.ctx.doms[self.first..]
+    fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
+        Narrow::restrict(self, x, keep)
     }
 
-    /// Bit `k` set: variable `first + k` (`k < 64`) is fixed.
-    #[inline(always)]
-    pub(crate) fn fixed(&self) -> u64 {
-        bits_from(self.ctx.fixed, self.first)
-    }
-
-    /// The running propagator's first state word ([`Ctx::first_state_word`]).
-    #[inline(always)]
-    pub(crate) fn first_state_word(&mut self) -> &mut u64 {
-        self.ctx.first_state_word()
-    }
-
-    /// Narrows variable `first + k` from `old`, its domain, to `new`, a
-    /// non-empty strict subset of it, and wakes its subscribers.
-    #[inline(always)]
-    pub(crate) fn narrow(&mut self, k: usize, old: u64, new: u64) {
-        let i = self.first + k;
-        self.ctx.doms[i] = new;
-        let woken = one_word_woken(self.ctx.wakeups.masks, self.ctx.fixed, i, old, new);
-        let queue = self.ctx.first_word;
-        queue.set(queue.get() | woken);
+    fn state(&mut self) -> &mut [u64] {
+        Narrow::state(self)
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Ctx, Wakeups, fixed_bits, fixed_words};
+    use std::cell::Cell;
+
+    use super::{Narrow, Untraced, Wakeups, Words, fixed_bits, fixed_words};
     use crate::domain::Domain;
     use crate::ids::VarId;
 
@@ -558,13 +751,14 @@ mod tests {
             }
             let (mut block_queue, mut block_marks) =
                 (vec![0u64; words], vec![0u64; fixed_words(100)]);
-            let mut ctx = Ctx::new(
+            let cells = Cell::from_mut(&mut block_queue[..]).as_slice_of_cells();
+            let mut ctx = Untraced::new(
                 &mut doms,
                 &mut block_marks,
                 &mut [],
-                &mut block_queue,
+                &[],
                 wakeups,
-                None,
+                Words(cells),
             );
             ctx.wake_block(first, wake, moved, fixed);
             assert_eq!((block_queue, block_marks), (queue, marks), "{first} + {n}");
@@ -625,7 +819,8 @@ mod tests {
             weak: &[],
         };
         let mut queue = [0u64; 1];
-        let ctx = Ctx::new(&mut doms, &mut fixed, &mut [], &mut queue, wakeups, None);
+        let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
+        let ctx = Untraced::new(&mut doms, &mut fixed, &mut [], &[], wakeups, Words(cells));
         for first in 0..200 {
             for n in 1..=64.min(200 - first) {
                 let expected = (0..n)

@@ -17,8 +17,9 @@ use crate::domain::Domain;
 use crate::domain::ones;
 use crate::ids::{Group, VarId};
 use crate::propagator::{
-    Conflict, Ctx, Event, Priority, Propagation, Propagator, Status, Subscriptions, in_order_from,
+    Conflict, Event, Narrow, Priority, Propagation, Status, Subscriptions, in_order_from,
 };
+use crate::propagators::BuiltIn;
 
 /// The largest group whose variables [`EachValueHeld`] narrows with a branch
 /// a variable. Both ways make the same restricts in the same order; the
@@ -32,7 +33,7 @@ const SMALL_GROUP: usize = 6;
 #[derive(Clone, Debug)]
 pub(crate) struct EachValueHeld {
     /// The variables' place among the engine's group variables, read
-    /// through the context ([`Ctx::group`]).
+    /// through the context ([`Narrow::group`]).
     pub(crate) vars: Group,
     pub(crate) values: Domain,
     /// `Some(first)` when the variables are `first, first + 1, ...` in
@@ -68,9 +69,9 @@ impl EachValueHeld {
 
     /// Fixes each variable that alone can take a value of `single` to it, a
     /// variable at a time, in order; returns whether a domain changed.
-    fn fix_singles_branching(
+    fn fix_singles_branching<'a>(
         &self,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut impl Narrow<'a>,
         vars: &[VarId],
         single: u64,
     ) -> Result<bool, Conflict> {
@@ -96,9 +97,9 @@ impl EachValueHeld {
     /// position's domain only, so the positions' shares of `single` are
     /// disjoint and cover it, and one position holds two of them exactly
     /// when the shares' lowest values do not cover it.
-    fn fix_singles(
+    fn fix_singles<'a>(
         &self,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut impl Narrow<'a>,
         vars: &[VarId],
         single: u64,
     ) -> Result<bool, Conflict> {
@@ -132,16 +133,12 @@ impl EachValueHeld {
 
 /// The first position of `vars` whose domain holds two values of `single`.
 #[cold]
-fn first_alone(ctx: &Ctx<'_>, vars: &[VarId], single: u64) -> Option<usize> {
+fn first_alone<'a>(ctx: &impl Narrow<'a>, vars: &[VarId], single: u64) -> Option<usize> {
     vars.iter()
         .position(|&x| !at_most_one(ctx.dom(x).bits() & single))
 }
 
-impl Propagator for EachValueHeld {
-    fn name(&self) -> &'static str {
-        "each-value-held"
-    }
-
+impl BuiltIn for EachValueHeld {
     #[inline(always)]
     fn subscribe(&self, subs: &mut Subscriptions) {
         subs.on_group(self.vars, Event::Changed);
@@ -151,12 +148,12 @@ impl Propagator for EachValueHeld {
         Priority::Linear
     }
 
-    fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
+    fn run<'a, N: Narrow<'a>>(&self, ctx: &mut N) -> Propagation {
         let must = self.values.bits();
         let vars = ctx.group(self.vars);
         loop {
             let (once, twice, settled) = match self.first {
-                Some(first) => holders(ctx.block_ref(first as usize, vars.len())),
+                Some(first) => holders(ctx.doms()[first as usize..][..vars.len()].iter().copied()),
                 None => holders(vars.iter().map(|&x| ctx.dom(x).bits())),
             };
             // A value nobody can take can never be held.
@@ -183,10 +180,6 @@ impl Propagator for EachValueHeld {
             }
         }
     }
-
-    // No `check`: the variables are the engine's, which the signature does
-    // not reach, and a built-in propagator is never asked
-    // (`Model::check` reads the constraint).
 }
 
 #[cfg(test)]
@@ -195,11 +188,10 @@ mod tests {
     use crate::Domain;
     use crate::check::SplitMix64;
     use crate::ids::VarId;
-    use crate::propagator::Propagator;
-    use crate::propagator::{Conflict, Ctx};
+    use crate::propagator::{Conflict, Traced};
+    use crate::propagators::BuiltIn;
     use crate::propagators::testing::{Bench, group_in_order, random_domains, record_in, whole};
 
-    type Fix = fn(&EachValueHeld, &mut Ctx<'_>, &[VarId], u64) -> Result<bool, Conflict>;
     /// A fixer's result and the narrowings it made, in order.
     type Run = (Result<bool, Conflict>, Vec<(usize, u64, u64)>);
 
@@ -209,7 +201,7 @@ mod tests {
         vars: &[VarId],
         doms: &mut [u64],
         single: u64,
-        fix: Fix,
+        fix: impl FnOnce(&EachValueHeld, &mut Traced<'_, '_>, &[VarId], u64) -> Result<bool, Conflict>,
     ) -> Run {
         record_in(vars, doms, &mut [], |ctx| fix(p, ctx, vars, single))
     }
@@ -237,14 +229,12 @@ mod tests {
             let single = once & !twice;
             let p = EachValueHeld::new(&vars, whole(&vars), Domain::from_bits(once));
             let mut other = doms.clone();
-            let a = record_fix(
-                &p,
-                &vars,
-                &mut doms,
-                single,
-                EachValueHeld::fix_singles_branching,
-            );
-            let b = record_fix(&p, &vars, &mut other, single, EachValueHeld::fix_singles);
+            let a = record_fix(&p, &vars, &mut doms, single, |p, ctx, vars, single| {
+                p.fix_singles_branching(ctx, vars, single)
+            });
+            let b = record_fix(&p, &vars, &mut other, single, |p, ctx, vars, single| {
+                p.fix_singles(ctx, vars, single)
+            });
             assert_eq!(a, b, "group {p:?}");
             assert_eq!(doms, other, "group {p:?}");
             fixed += usize::from(a.0 == Ok(true));
@@ -274,8 +264,8 @@ mod tests {
                 ..in_order.clone()
             };
             let (mut a, mut b) = (doms.clone(), doms);
-            let ra = record_in(&vars, &mut a, &mut [], |ctx| in_order.propagate(ctx));
-            let rb = record_in(&vars, &mut b, &mut [], |ctx| unknown.propagate(ctx));
+            let ra = record_in(&vars, &mut a, &mut [], |ctx| in_order.run(ctx));
+            let rb = record_in(&vars, &mut b, &mut [], |ctx| unknown.run(ctx));
             assert_eq!(ra, rb, "group {in_order:?}");
             assert_eq!(a, b);
         }

@@ -8,7 +8,8 @@
 
 use crate::domain::Domain;
 use crate::ids::VarId;
-use crate::propagator::{Ctx, Narrow, Priority, Propagation, Propagator, Status, Subscriptions};
+use crate::propagator::{Narrow, Priority, Propagation, Status, Subscriptions};
+use crate::propagators::BuiltIn;
 
 /// Enforces `x ∈ set`.
 #[derive(Clone, Debug)]
@@ -17,21 +18,7 @@ pub(crate) struct InSet {
     pub(crate) set: Domain,
 }
 
-impl InSet {
-    /// [`Propagator::propagate`], through either door to the domains.
-    #[inline(always)]
-    pub(crate) fn run(&self, ctx: &mut impl Narrow) -> Propagation {
-        // Every value outside the set violates the constraint.
-        ctx.restrict(self.x, self.set)?;
-        Ok(Status::Fixpoint)
-    }
-}
-
-impl Propagator for InSet {
-    fn name(&self) -> &'static str {
-        "in-set"
-    }
-
+impl BuiltIn for InSet {
     #[inline]
     fn subscribe(&self, _subs: &mut Subscriptions) {}
 
@@ -39,12 +26,11 @@ impl Propagator for InSet {
         Priority::Unary
     }
 
-    fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        self.run(ctx)
-    }
-
-    fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
-        Some(self.set.contains(u32::from(value(self.x))))
+    #[inline(always)]
+    fn run<'a, N: Narrow<'a>>(&self, ctx: &mut N) -> Propagation {
+        // Every value outside the set violates the constraint.
+        ctx.restrict(self.x, self.set)?;
+        Ok(Status::Fixpoint)
     }
 }
 

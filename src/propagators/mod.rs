@@ -1,10 +1,26 @@
-//! The built-in propagators, one file each, and the engine's storage for
-//! them ([`AnyPropagator`]): a built-in is stored by value and dispatched
-//! statically; a user's propagator sits behind an `Arc`.
+//! The built-in propagators, one file each, and the table that makes them
+//! the engine's: [`AnyPropagator`], a built-in stored by value and
+//! dispatched statically, or a user's propagator behind an `Arc`.
+//!
+//! # Adding a built-in propagator
+//!
+//! 1. Write its file here: the struct, its module doc (relation, strength,
+//!    wake events, idempotence) and an implementation of [`BuiltIn`], whose
+//!    `run` is generic over the narrowing context ([`Narrow`]) so that the
+//!    engine runs it untraced and traced from one body.
+//! 2. Add its name to the `built_ins!` table below: that makes its
+//!    variant of [`AnyPropagator`] and the arms that dispatch to it.
+//! 3. Lower a constraint to it in the engine (`engine/lower.rs`), where
+//!    post-time simplification happens.
+//!
+//! The oracle tests in `tests/propagators.rs` run every constraint through
+//! this table against brute force.
 
 use std::sync::Arc;
 
-use crate::propagator::{Ctx, Priority, Propagation, Propagator, Subscriptions};
+use crate::propagator::{
+    Ctx, Narrow, OneWord, Priority, Propagation, Propagator, Subscriptions, Untraced,
+};
 
 mod all_different;
 mod distance;
@@ -26,41 +42,110 @@ pub(crate) use less::Less;
 pub(crate) use not_distance::NotDistance;
 pub(crate) use offset::Offset;
 
-/// Runs one kind of [`AnyPropagator`] (see [`AnyPropagator::runner`]), in
-/// a context that may take the quiet door.
-pub(crate) type Runner = fn(&AnyPropagator, &mut Ctx<'_>) -> Propagation;
+/// What the engine needs of a built-in propagator. (A user's propagator
+/// implements the public [`Propagator`] instead; the built-ins have no
+/// need of its dynamic dispatch.)
+pub(crate) trait BuiltIn {
+    /// Lists the variables to wake on, with the event on each (see
+    /// [`Propagator::subscribe`]).
+    fn subscribe(&self, subs: &mut Subscriptions);
 
-/// The engine's storage for propagators: the built-ins by value, each run
-/// by its kind's [`Runner`] with static dispatch inside, and user
-/// propagators behind an `Arc`.
-#[derive(Debug, Clone)]
-pub(crate) enum AnyPropagator {
-    InSet(InSet),
-    Equal(Equal),
-    Offset(Offset),
-    Distance(Distance),
-    NotDistance(NotDistance),
-    Less(Less),
-    AllDifferentValue(AllDifferentValue),
-    AllDifferentDomain(AllDifferentDomain),
-    EachValueHeld(EachValueHeld),
-    Custom(Arc<dyn Propagator + Send + Sync>),
+    /// The cost class; cheaper classes run first.
+    fn priority(&self) -> Priority;
+
+    /// How many state words the propagator keeps (see
+    /// [`Propagator::state_words`]).
+    fn state_words(&self) -> usize {
+        0
+    }
+
+    /// Narrows domains through `ctx`, under the contract of
+    /// [`Propagator::propagate`].
+    ///
+    /// # Errors
+    ///
+    /// [`Conflict`](crate::propagator::Conflict) when no solution is left.
+    fn run<'a, N: Narrow<'a>>(&self, ctx: &mut N) -> Propagation;
 }
 
-/// Each built-in kind goes into its variant: a build hands over a
-/// propagator of a known kind, so that what it reads off the kind (its
-/// runner) is settled without a match.
-macro_rules! into_any {
-    ($($kind:ident),*) => {
-        $(impl From<$kind> for AnyPropagator {
-            #[inline(always)]
-            fn from(p: $kind) -> AnyPropagator {
-                AnyPropagator::$kind(p)
+/// Runs one kind of built-in, out of line: the fixpoint loop dispatches by
+/// one jump to the kind's own function.
+#[inline(never)]
+fn run_built_in<'a, P: BuiltIn, N: Narrow<'a>>(p: &P, ctx: &mut N) -> Propagation {
+    p.run(ctx)
+}
+
+/// Runs one kind of propagator in the engine's most common context,
+/// untraced with a one-word queue: the engine keeps it beside the
+/// propagator ([`AnyPropagator::shape`]) and calls it without matching on
+/// the kind.
+pub(crate) type Runner =
+    for<'a, 'c> fn(&AnyPropagator, &'c mut Untraced<'a, OneWord<'a>>) -> Propagation;
+
+/// Makes [`AnyPropagator`] from the list of built-in kinds: a variant for
+/// each, its `From`, and the dispatch of every method of [`BuiltIn`].
+macro_rules! built_ins {
+    ($($kind:ident),* $(,)?) => {
+        /// A propagator as the engine stores it.
+        #[derive(Debug, Clone)]
+        pub(crate) enum AnyPropagator {
+            $(
+                #[doc = concat!("A [`", stringify!($kind), "`] propagator.")]
+                $kind($kind),
+            )*
+            /// A user's propagator.
+            Custom(Arc<dyn Propagator + Send + Sync>),
+        }
+
+        $(
+            impl From<$kind> for AnyPropagator {
+                #[inline(always)]
+                fn from(p: $kind) -> AnyPropagator {
+                    AnyPropagator::$kind(p)
+                }
             }
-        })*
+        )*
+
+        impl AnyPropagator {
+            /// What the engine places the propagator by, in one match on
+            /// the kind: its priority, its number of state words and its
+            /// runner (see [`Runner`]).
+            #[inline(always)]
+            pub(crate) fn shape(&self) -> (Priority, usize, Runner) {
+                match self {
+                    $(AnyPropagator::$kind(p) => (p.priority(), p.state_words(), |any, ctx| match any {
+                        AnyPropagator::$kind(p) => p.run(ctx),
+                        _ => unreachable!("a runner runs its own kind"),
+                    }),)*
+                    AnyPropagator::Custom(p) => (p.priority(), p.state_words(), |any, ctx| any.run(ctx)),
+                }
+            }
+
+            /// Runs the propagator in `ctx` ([`BuiltIn::run`], or for a
+            /// user's propagator [`Propagator::propagate`] through a
+            /// [`Ctx`]).
+            #[inline(always)]
+            pub(crate) fn run<'a, N: Narrow<'a>>(&self, ctx: &mut N) -> Propagation {
+                match self {
+                    $(AnyPropagator::$kind(p) => run_built_in(p, ctx),)*
+                    AnyPropagator::Custom(p) => p.propagate(&mut Ctx::new(ctx)),
+                }
+            }
+
+            /// [`BuiltIn::subscribe`] or [`Propagator::subscribe`].
+            #[inline(always)]
+            pub(crate) fn subscribe(&self, subs: &mut Subscriptions) {
+                match self {
+                    $(AnyPropagator::$kind(p) => p.subscribe(subs),)*
+                    AnyPropagator::Custom(p) => p.subscribe(subs),
+                }
+            }
+        }
     };
 }
-into_any!(
+
+// The table: one line a built-in kind.
+built_ins!(
     InSet,
     Equal,
     Offset,
@@ -69,126 +154,8 @@ into_any!(
     Less,
     AllDifferentValue,
     AllDifferentDomain,
-    EachValueHeld
+    EachValueHeld,
 );
-
-/// [`Propagator::propagate`], in a function of its own for each kind: the
-/// runs the runners do not serve (traced, or with a queue of several
-/// words) go through here ([`AnyPropagator::propagate`]), so that a
-/// loop's match on the kind calls one function.
-#[inline(never)]
-fn propagate_out_of_line(p: &impl Propagator, ctx: &mut Ctx<'_>) -> Propagation {
-    p.propagate(ctx)
-}
-
-/// Runs `$body` with `$p` bound to the propagator behind `$any`, statically
-/// typed for the built-in kinds.
-macro_rules! dispatch {
-    ($any:expr, $p:ident => $body:expr) => {
-        match $any {
-            AnyPropagator::InSet($p) => $body,
-            AnyPropagator::Equal($p) => $body,
-            AnyPropagator::Offset($p) => $body,
-            AnyPropagator::Distance($p) => $body,
-            AnyPropagator::NotDistance($p) => $body,
-            AnyPropagator::Less($p) => $body,
-            AnyPropagator::AllDifferentValue($p) => $body,
-            AnyPropagator::AllDifferentDomain($p) => $body,
-            AnyPropagator::EachValueHeld($p) => $body,
-            AnyPropagator::Custom($p) => $body,
-        }
-    };
-}
-
-impl AnyPropagator {
-    /// [`Propagator::priority`], without a virtual call for the built-ins.
-    #[inline]
-    pub(crate) fn priority(&self) -> Priority {
-        dispatch!(self, p => p.priority())
-    }
-
-    /// [`Propagator::state_words`], without a virtual call for the
-    /// built-ins.
-    #[inline(always)]
-    pub(crate) fn state_words(&self) -> usize {
-        dispatch!(self, p => p.state_words())
-    }
-
-    /// [`Propagator::propagate`], without a virtual call for the built-ins
-    /// and each kind out of line: for the runs [`AnyPropagator::runner`]
-    /// does not serve (traced, or with a queue of several words).
-    #[inline(always)]
-    pub(crate) fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        match self {
-            AnyPropagator::InSet(p) => propagate_out_of_line(p, ctx),
-            AnyPropagator::Equal(p) => propagate_out_of_line(p, ctx),
-            AnyPropagator::Offset(p) => propagate_out_of_line(p, ctx),
-            AnyPropagator::Distance(p) => propagate_out_of_line(p, ctx),
-            AnyPropagator::NotDistance(p) => propagate_out_of_line(p, ctx),
-            AnyPropagator::Less(p) => propagate_out_of_line(p, ctx),
-            AnyPropagator::AllDifferentValue(p) => propagate_out_of_line(p, ctx),
-            AnyPropagator::AllDifferentDomain(p) => propagate_out_of_line(p, ctx),
-            AnyPropagator::EachValueHeld(p) => propagate_out_of_line(p, ctx),
-            AnyPropagator::Custom(p) => p.propagate(ctx),
-        }
-    }
-
-    /// [`Propagator::subscribe`], without a virtual call for the built-ins
-    /// (an engine build makes one a propagator).
-    #[inline(always)]
-    pub(crate) fn subscribe(&self, subs: &mut Subscriptions) {
-        dispatch!(self, p => p.subscribe(subs))
-    }
-
-    /// The function that runs this propagator when the run may take the
-    /// quiet door ([`Ctx::quiet`]: untraced, with a one-word queue): the
-    /// engine keeps it next to the propagator and calls it directly from
-    /// that fixpoint loop, instead of matching on the kind at every run.
-    /// Other runs go through [`AnyPropagator::propagate`].
-    #[inline(always)]
-    pub(crate) fn runner(&self) -> Runner {
-        macro_rules! run_as {
-            ($kind:ident) => {
-                |p, ctx| match p {
-                    AnyPropagator::$kind(p) => p.propagate(ctx),
-                    _ => unreachable!("a runner is only paired with its own kind"),
-                }
-            };
-        }
-        // The propagators generic over `Narrow` take the quiet door, with
-        // no test whether they may (two instructions a run fewer, and the
-        // queue word is read only when they narrow).
-        macro_rules! run_quiet_as {
-            ($kind:ident) => {
-                |p, ctx| match p {
-                    AnyPropagator::$kind(p) => p.run(&mut ctx.quiet_known()),
-                    _ => unreachable!("a runner is only paired with its own kind"),
-                }
-            };
-        }
-        // The domain all-different's runner knows the door is open too.
-        macro_rules! run_known_as {
-            ($kind:ident) => {
-                |p, ctx| match p {
-                    AnyPropagator::$kind(p) => p.run_quiet(ctx),
-                    _ => unreachable!("a runner is only paired with its own kind"),
-                }
-            };
-        }
-        match self {
-            AnyPropagator::InSet(_) => run_quiet_as!(InSet),
-            AnyPropagator::Equal(_) => run_quiet_as!(Equal),
-            AnyPropagator::Offset(_) => run_quiet_as!(Offset),
-            AnyPropagator::Distance(_) => run_quiet_as!(Distance),
-            AnyPropagator::NotDistance(_) => run_quiet_as!(NotDistance),
-            AnyPropagator::Less(_) => run_quiet_as!(Less),
-            AnyPropagator::AllDifferentValue(p) => p.runner(),
-            AnyPropagator::AllDifferentDomain(_) => run_known_as!(AllDifferentDomain),
-            AnyPropagator::EachValueHeld(_) => run_as!(EachValueHeld),
-            AnyPropagator::Custom(_) => run_as!(Custom),
-        }
-    }
-}
 
 #[cfg(test)]
 mod tests {
@@ -196,14 +163,13 @@ mod tests {
     use crate::ids::VarId;
 
     #[test]
-    fn the_quiet_door_narrows_and_wakes_as_the_context_does() {
+    fn untraced_and_traced_runs_narrow_and_wake_alike() {
         // Each propagator of one or two variables, on random domains (fixed
-        // ones among them) with random listeners: its runner, which takes
-        // the quiet door when nobody records, must leave the result,
-        // domains, fixed bits and queue that `propagate` through the
-        // recording context leaves.
+        // ones among them) with random listeners: run untraced, it must
+        // leave the result, domains, fixed bits and queue that a traced run
+        // leaves.
         use super::testing::run_with_events;
-        use super::{AnyPropagator, Distance, Equal, InSet, Less, NotDistance, Offset, Propagator};
+        use super::{AnyPropagator, Distance, Equal, InSet, Less, NotDistance, Offset};
         let mut rng = crate::check::SplitMix64::new(17);
         let (mut narrowed, mut conflicts) = (0, 0);
         for _ in 0..20_000 {
@@ -235,19 +201,11 @@ mod tests {
                 })
                 .collect();
             let weak = rng.next_u64();
-            let quiet = run_with_events(&doms, &mut [], false, weak, |ctx| (p.runner())(&p, ctx));
-            let traced = run_with_events(&doms, &mut [], true, weak, |ctx| match &p {
-                AnyPropagator::Equal(p) => p.propagate(ctx),
-                AnyPropagator::Offset(p) => p.propagate(ctx),
-                AnyPropagator::Distance(p) => p.propagate(ctx),
-                AnyPropagator::NotDistance(p) => p.propagate(ctx),
-                AnyPropagator::Less(p) => p.propagate(ctx),
-                AnyPropagator::InSet(p) => p.propagate(ctx),
-                _ => unreachable!("only the kinds above"),
-            });
-            assert_eq!(quiet, traced, "{p:?} on {doms:?}");
-            narrowed += usize::from(quiet.0.is_ok() && quiet.1 != doms);
-            conflicts += usize::from(quiet.0.is_err());
+            let untraced = run_with_events(&doms, &mut [], false, weak, &p);
+            let traced = run_with_events(&doms, &mut [], true, weak, &p);
+            assert_eq!(untraced, traced, "{p:?} on {doms:?}");
+            narrowed += usize::from(untraced.0.is_ok() && untraced.1 != doms);
+            conflicts += usize::from(untraced.0.is_err());
         }
         assert!(
             narrowed > 2_000 && conflicts > 1_000,

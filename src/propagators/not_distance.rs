@@ -9,9 +9,8 @@
 
 use crate::domain::Domain;
 use crate::ids::VarId;
-use crate::propagator::{
-    Ctx, Event, Narrow, Priority, Propagation, Propagator, Status, Subscriptions,
-};
+use crate::propagator::{Event, Narrow, Priority, Propagation, Status, Subscriptions};
+use crate::propagators::BuiltIn;
 
 /// Enforces `|x - y| != c` with `0 <= c <= 63` and `x != y`.
 #[derive(Clone, Debug)]
@@ -37,38 +36,9 @@ impl NotDistance {
         }
         Domain::EMPTY
     }
-
-    /// [`Propagator::propagate`], through either door to the domains.
-    #[inline(always)]
-    pub(crate) fn run(&self, ctx: &mut impl Narrow) -> Propagation {
-        // Each removal can make the other side fixed or a pair, so repeat
-        // until neither side changes; each round removes a value, so this
-        // ends after at most 2 * 64 rounds (in practice two).
-        loop {
-            let from_x = self.unsupported(ctx.dom(self.x));
-            ctx.restrict(self.y, !from_x)?;
-            let from_y = self.unsupported(ctx.dom(self.y));
-            let changed_x = ctx.restrict(self.x, !from_y)?;
-            // y was pruned against this x; if x did not change, y's
-            // pruning still stands and both sides are done.
-            if !changed_x {
-                return Ok(Status::Fixpoint);
-            }
-        }
-    }
 }
 
-impl Propagator for NotDistance {
-    fn name(&self) -> &'static str {
-        if self.c == 0 {
-            "not-equal"
-        } else {
-            "not-distance"
-        }
-    }
-
-    // Always inlined into the engine's placing loop (measured: a call
-    // there cost about 20 instructions a propagator).
+impl BuiltIn for NotDistance {
     #[inline(always)]
     fn subscribe(&self, subs: &mut Subscriptions) {
         let event = if self.c == 0 {
@@ -84,12 +54,22 @@ impl Propagator for NotDistance {
         Priority::Binary
     }
 
-    fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        self.run(ctx)
-    }
-
-    fn check(&self, value: &dyn Fn(VarId) -> u8) -> Option<bool> {
-        Some(u32::from(value(self.x).abs_diff(value(self.y))) != self.c)
+    #[inline(always)]
+    fn run<'a, N: Narrow<'a>>(&self, ctx: &mut N) -> Propagation {
+        // Each removal can make the other side fixed or a pair, so repeat
+        // until neither side changes; each round removes a value, so this
+        // ends after at most 2 * 64 rounds (in practice two).
+        loop {
+            let from_x = self.unsupported(ctx.dom(self.x));
+            ctx.restrict(self.y, !from_x)?;
+            let from_y = self.unsupported(ctx.dom(self.y));
+            let changed_x = ctx.restrict(self.x, !from_y)?;
+            // y was pruned against this x; if x did not change, y's
+            // pruning still stands and both sides are done.
+            if !changed_x {
+                return Ok(Status::Fixpoint);
+            }
+        }
     }
 }
 

@@ -2,9 +2,13 @@
 //! `x1`, ... with given ranges, run to the root fixpoint, then domains
 //! checked by their printed form.
 
+use std::cell::Cell;
+
+use super::AnyPropagator;
 use crate::ids::Group;
 use crate::propagator::{
-    Ctx, Event, Propagation, Propagator, PruneSink, Status, Subscriptions, Wakeups,
+    Ctx, Event, OneWord, Propagation, Propagator, PruneSink, Status, Subscriptions, Traced,
+    Untraced, Wakeups, Words,
 };
 use crate::{ConstraintId, Domain, Engine, Model, VarId};
 
@@ -74,22 +78,20 @@ impl Bench {
 struct Prunings(Vec<(usize, u64, u64)>);
 
 impl PruneSink for Prunings {
-    fn pruned(&mut self, x: VarId, before: Domain, after: Domain) {
+    fn pruned(&mut self, _: ConstraintId, x: VarId, before: Domain, after: Domain) {
         self.0.push((x.index(), before.bits(), after.bits()));
     }
 }
 
-/// Runs `run` on the domains `doms` and propagator state `state`, with no
-/// wake-ups, in a context that lends the group propagators their variables
-/// `groups` (see [`Ctx::group`]), and returns its result and the
-/// narrowings it made, in order.
+/// Runs `run` in a traced context on the domains `doms` and propagator
+/// state `state`, with no wake-ups and the group variables `groups`, and
+/// returns its result and the narrowings it made, in order.
 pub(crate) fn record_in<R>(
     groups: &[VarId],
     doms: &mut [u64],
     state: &mut [u64],
-    run: impl FnOnce(&mut Ctx<'_>) -> R,
+    run: impl FnOnce(&mut Traced<'_, '_>) -> R,
 ) -> (R, Vec<(usize, u64, u64)>) {
-    let groups = groups.to_vec();
     // One queue word: wake-ups go through masks, all empty here.
     let masks = vec![0u64; 3 * doms.len()];
     let weak = vec![0u64; crate::propagator::fixed_words(doms.len())];
@@ -100,18 +102,12 @@ pub(crate) fn record_in<R>(
         weak: &weak,
     };
     let mut queue = [0u64; 1];
+    let queue = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
     let mut seen = Prunings::default();
     let mut fixed = vec![0u64; crate::propagator::fixed_words(doms.len())];
     crate::propagator::fixed_bits(doms, &mut fixed);
-    let mut ctx = Ctx::new(
-        doms,
-        &mut fixed,
-        state,
-        &mut queue,
-        wakeups,
-        Some(&mut seen),
-    )
-    .with_groups(&groups);
+    let inner = Untraced::new(doms, &mut fixed, state, groups, wakeups, Words(queue));
+    let mut ctx = Traced::new(inner, 0, &mut seen);
     let result = run(&mut ctx);
     (result, seen.0)
 }
@@ -120,36 +116,50 @@ pub(crate) fn record_in<R>(
 /// the domains, the fixed-variable bitset and the queue.
 pub(crate) type Outcome<R> = (R, Vec<u64>, Vec<u64>, u64);
 
-/// Runs `run` on the domains `doms` (at most 21 variables) and propagator
-/// state `state` with nobody recording (`observed` false) or a recorder
-/// (`observed` true), and returns what it left. Every variable `x` has its
-/// own subscriber to being fixed, bit `3x + 2` of the queue, and if bit `x`
-/// of `weak` is set two more, bits `3x` (any change) and `3x + 1` (bounds),
-/// woken as the engine's masks wake them: so the queue says which events
-/// each variable had that someone listens to.
-pub(crate) fn run_with_events<R>(
-    doms: &[u64],
-    state: &mut [u64],
-    observed: bool,
-    weak: u64,
-    run: impl FnOnce(&mut Ctx<'_>) -> R,
-) -> Outcome<R> {
-    run_with_events_in(&[], doms, state, observed, weak, run)
+/// The propagator `p` as the engine keeps it.
+pub(crate) fn stored<P: Clone + Into<AnyPropagator>>(p: &P) -> AnyPropagator {
+    p.clone().into()
 }
 
-/// [`run_with_events`] with a context that lends the group propagators
-/// their variables `groups` (see [`Ctx::group`]).
-pub(crate) fn run_with_events_in<R>(
+/// Runs `p` on the domains `doms` (at most 21 variables) and propagator
+/// state `state` as the engine would, untraced (through its runner) or
+/// traced, and returns what it left. Every variable `x` has its own
+/// subscriber to being fixed, bit `3x + 2` of the queue, and if bit `x` of
+/// `weak` is set two more, bits `3x` (any change) and `3x + 1` (bounds),
+/// woken as the engine's masks wake them: so the queue says which events
+/// each variable had that someone listens to.
+pub(crate) fn run_with_events(
+    doms: &[u64],
+    state: &mut [u64],
+    traced: bool,
+    weak: u64,
+    p: &AnyPropagator,
+) -> Outcome<Propagation> {
+    run_with_events_in(&[], doms, state, traced, weak, p)
+}
+
+/// [`run_with_events`] with the group variables `groups`.
+pub(crate) fn run_with_events_in(
     groups: &[VarId],
     doms: &[u64],
     state: &mut [u64],
-    observed: bool,
+    traced: bool,
     weak: u64,
-    run: impl FnOnce(&mut Ctx<'_>) -> R,
-) -> Outcome<R> {
-    assert!(doms.len() <= 21, "three queue bits a variable in one word");
-    let groups = groups.to_vec();
-    let masks: Vec<u64> = (0..3 * doms.len())
+    p: &AnyPropagator,
+) -> Outcome<Propagation> {
+    if traced {
+        run_traced_in(groups, doms, state, weak, |ctx| p.run(ctx))
+    } else {
+        let (_, _, runner) = p.shape();
+        run_untraced_in(groups, doms, state, weak, |ctx| runner(p, ctx))
+    }
+}
+
+/// The subscriber masks of [`run_with_events`] for `n` variables, and the
+/// weak bitset.
+fn event_masks(n: usize, weak: u64) -> (Vec<u64>, [u64; 2]) {
+    assert!(n <= 21, "three queue bits a variable in one word");
+    let masks = (0..3 * n)
         .map(|b| {
             let (x, event) = (b / 3, b % 3);
             // Event e wakes the subscribers to e and to every weaker event.
@@ -158,7 +168,19 @@ pub(crate) fn run_with_events_in<R>(
                 .fold(0, |m, e| m | 1 << (3 * x + e))
         })
         .collect();
-    let weak = [weak & (u64::MAX >> (64 - doms.len().max(1))), 0];
+    (masks, [weak & (u64::MAX >> (64 - n.max(1))), 0])
+}
+
+/// Runs `run` in an untraced one-word context on `doms` and `state`, with
+/// the wake-ups of [`run_with_events`]; returns what it left.
+pub(crate) fn run_untraced_in<R>(
+    groups: &[VarId],
+    doms: &[u64],
+    state: &mut [u64],
+    weak: u64,
+    run: impl for<'a> FnOnce(&mut Untraced<'a, OneWord<'a>>) -> R,
+) -> Outcome<R> {
+    let (masks, weak) = event_masks(doms.len(), weak);
     let wakeups = Wakeups {
         masks: &masks,
         bounds: &[],
@@ -167,13 +189,43 @@ pub(crate) fn run_with_events_in<R>(
     };
     let mut doms = doms.to_vec();
     let mut queue = [0u64; 1];
-    let mut seen = Prunings::default();
     let mut fixed = vec![0u64; crate::propagator::fixed_words(doms.len())];
     crate::propagator::fixed_bits(&doms, &mut fixed);
-    let sink: Option<&mut dyn PruneSink> = if observed { Some(&mut seen) } else { None };
-    let mut ctx =
-        Ctx::new(&mut doms, &mut fixed, state, &mut queue, wakeups, sink).with_groups(&groups);
-    let result = run(&mut ctx);
+    let result = {
+        let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
+        let word = OneWord(&cells[0]);
+        run(&mut Untraced::new(
+            &mut doms, &mut fixed, state, groups, wakeups, word,
+        ))
+    };
+    (result, doms, fixed, queue[0])
+}
+
+/// As [`run_untraced_in`], in a traced context.
+pub(crate) fn run_traced_in<R>(
+    groups: &[VarId],
+    doms: &[u64],
+    state: &mut [u64],
+    weak: u64,
+    run: impl FnOnce(&mut Traced<'_, '_>) -> R,
+) -> Outcome<R> {
+    let (masks, weak) = event_masks(doms.len(), weak);
+    let wakeups = Wakeups {
+        masks: &masks,
+        bounds: &[],
+        list: &[],
+        weak: &weak,
+    };
+    let mut doms = doms.to_vec();
+    let mut queue = [0u64; 1];
+    let mut fixed = vec![0u64; crate::propagator::fixed_words(doms.len())];
+    crate::propagator::fixed_bits(&doms, &mut fixed);
+    let result = {
+        let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
+        let mut seen = Prunings::default();
+        let inner = Untraced::new(&mut doms, &mut fixed, state, groups, wakeups, Words(cells));
+        run(&mut Traced::new(inner, 0, &mut seen))
+    };
     (result, doms, fixed, queue[0])
 }
 

@@ -16,15 +16,16 @@ use crate::domain::ones;
 use crate::ids::Group;
 use crate::ids::VarId;
 use crate::propagator::{
-    Conflict, Ctx, Event, Narrow, Priority, Propagation, Propagator, QuietBlock, Status,
-    Subscriptions, has_repeats, in_order_from,
+    Conflict, Event, Narrow, Priority, Propagation, Status, Subscriptions, has_repeats,
+    in_order_from,
 };
+use crate::propagators::BuiltIn;
 
 /// Domain-strength all-different (Hall sets, Régin's matching).
 #[derive(Clone, Debug)]
 pub(crate) struct AllDifferentDomain {
     /// The variables' place among the engine's group variables, read
-    /// through the context ([`Ctx::group`]).
+    /// through the context ([`Narrow::group`]).
     pub(crate) vars: Group,
     /// One offset a variable, or none at all when every offset is zero.
     pub(crate) offsets: Box<[i32]>,
@@ -75,9 +76,8 @@ impl AllDifferentDomain {
 
     /// At most eight variables, `first..first + n` in order, unshifted:
     /// a run reads their domains as one slice and the fixed ones from the
-    /// engine's fixed-variable bitset, and a run that takes the quiet door
-    /// (untraced, a one-word queue) narrows them in that slice (see
-    /// [`AllDifferentDomain::filter_block`]).
+    /// engine's fixed-variable bitset, and an untraced run narrows them in
+    /// that slice (see [`AllDifferentDomain::filter_on_block`]).
     #[inline(always)]
     pub(crate) fn in_order(&self) -> bool {
         self.all != 0
@@ -112,7 +112,7 @@ impl AllDifferentDomain {
     /// fixpoint, a tree or a trace: the restricts come last, one for each
     /// narrowed position, in position order.
     #[inline(always)]
-    fn filter<const N: usize>(&self, ctx: &mut Ctx<'_>) -> Propagation {
+    fn filter<'a, const N: usize>(&self, ctx: &mut impl Narrow<'a>) -> Propagation {
         let vars = ctx.group(self.vars);
         let n = vars.len();
         debug_assert!(n <= N, "the caller picks a tier that fits");
@@ -121,11 +121,10 @@ impl AllDifferentDomain {
         if N == 8 && self.in_order() {
             // Variables `first..first + n`, unshifted, none twice: the
             // domains are one slice, and the fixed ones are read from the
-            // engine's fixed-variable bitset. (A run that cannot take the
-            // quiet door, traced or with a queue of several words: the
-            // others take `filter_block`.)
+            // engine's fixed-variable bitset. (A traced run: the untraced
+            // ones take `filter_on_block`.)
             let first = self.first as usize;
-            for (d, bits) in dom.iter_mut().zip(ctx.block_ref(first, n)) {
+            for (d, &bits) in dom.iter_mut().zip(&ctx.doms()[first..first + n]) {
                 *d = bits;
             }
             fixed = ctx.fixed_range(first, n);
@@ -167,11 +166,7 @@ impl AllDifferentDomain {
             }
         }
 
-        // Untraced, through the call-free door (see [`Narrow`]).
-        match ctx.quiet() {
-            Some(mut quiet) => self.restrict_all(&mut quiet, vars, &dom, narrowed)?,
-            None => self.restrict_all_traced(ctx, vars, &dom, narrowed)?,
-        }
+        self.restrict_all(ctx, vars, &dom, narrowed)?;
         // A repeated variable narrowed through one position may allow more
         // pruning at its other positions.
         Ok(if self.repeats {
@@ -183,28 +178,9 @@ impl AllDifferentDomain {
 }
 
 impl AllDifferentDomain {
-    /// [`Self::filter`] for a group of eight or fewer, out of line: for the
-    /// runs of a group in order that [`Self::filter_block`] leaves (those
-    /// that cannot take the quiet door: traced, or with a queue of several
-    /// words).
-    #[inline(never)]
-    fn filter_small(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        self.filter::<8>(ctx)
-    }
-
     /// [`Self::filter`] for a group in order (eight variables or fewer,
-    /// `first..first + n`, unshifted), behind the quiet door when the run
-    /// may take it; otherwise it hands over to [`Self::filter_small`].
-    #[inline(always)]
-    fn filter_block(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        match ctx.quiet_block(self.first as usize) {
-            Some(block) => self.filter_on_block(block),
-            None => self.filter_small(ctx),
-        }
-    }
-
-    /// [`Self::filter`] for a group in order on its block behind the quiet
-    /// door.
+    /// `first..first + n`, unshifted) in an untraced run, on its block of
+    /// domains.
     ///
     /// The domains are copied from the block as one array of eight
     /// (without a call to `memcpy` or zeroing first), the positions past
@@ -213,19 +189,20 @@ impl AllDifferentDomain {
     /// Each narrowed position is then narrowed in the block, in position
     /// order, from its domain there (the one the run started from).
     #[inline(always)]
-    fn filter_on_block(&self, mut block: QuietBlock<'_, '_>) -> Propagation {
+    fn filter_on_block<'a>(&self, ctx: &mut impl Narrow<'a>) -> Propagation {
         let all = u64::from(self.all);
-        let handled = *block.first_state_word();
-        let mut dom = match block.doms().first_chunk::<8>() {
+        let first = self.first as usize;
+        let handled = *ctx.first_state_word();
+        let mut dom = match ctx.doms()[first..].first_chunk::<8>() {
             Some(&eight) => eight,
-            None => padded(block.doms()),
+            None => padded(&ctx.doms()[first..]),
         };
-        let fixed = block.fixed() & all;
+        let fixed = ctx.fixed_range(first, 64) & all;
         let mut open = !fixed & all;
         // Phase 1 and 2 as in `filter`, the state written between them (on
         // a conflict it is thrown away with the domains).
         let mut narrowed = remove_fixed_values(&mut dom, &mut open, fixed & !handled)?;
-        *block.first_state_word() = !open & all;
+        *ctx.first_state_word() = !open & all;
         let two_cleared = open & open.wrapping_sub(1);
         if two_cleared & two_cleared.wrapping_sub(1) != 0 {
             settle8(&mut dom, open, &mut narrowed)?;
@@ -233,40 +210,20 @@ impl AllDifferentDomain {
 
         // Each narrowed domain is a non-empty strict subset of the block's
         // (values only went, and a position left empty failed above), as
-        // `QuietBlock::narrow` asks: no lookup of the variable and no
-        // conflict test, and the block's domain is the old one to compare.
+        // `narrow_at` asks: no lookup of the variable and no conflict test,
+        // and the block's domain is the old one to compare.
         for k in ones(narrowed) {
-            let old = block.dom(k);
-            block.narrow(k, old, dom[k & 7]);
+            let old = ctx.doms()[first + k];
+            ctx.narrow_at(first + k, old, dom[k & 7]);
         }
         Ok(Status::Fixpoint)
-    }
-
-    /// The run for the engine's untraced, one-word fixpoint loop
-    /// ([`crate::propagators::AnyPropagator::runner`]): a group in order goes straight to its
-    /// block behind the quiet door, with no test whether the door is open
-    /// (the loop calls a runner only when it is); any other group runs
-    /// [`Propagator::propagate`], out of line.
-    #[inline(always)]
-    pub(crate) fn run_quiet(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        if self.in_order() {
-            self.filter_on_block(ctx.quiet_block_known(self.first as usize))
-        } else {
-            self.filter_any(ctx)
-        }
-    }
-
-    /// [`Self::filter_tier`], out of line.
-    #[inline(never)]
-    fn filter_any(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        self.filter_tier(ctx)
     }
 
     /// [`Self::filter`] in the tier that fits the group: the scratch
     /// arrays are sized by a tier of the group size, so a five-variable
     /// group does not clear tables for sixty-four.
-    #[inline(always)]
-    fn filter_tier(&self, ctx: &mut Ctx<'_>) -> Propagation {
+    #[inline(never)]
+    fn filter_tier<'a>(&self, ctx: &mut impl Narrow<'a>) -> Propagation {
         match self.vars.len() {
             0..=8 => self.filter::<8>(ctx),
             9..=16 => self.filter::<16>(ctx),
@@ -278,9 +235,9 @@ impl AllDifferentDomain {
     /// Narrows each position of `narrowed` (of the variables `vars`, the
     /// group's) to its (shifted back) domain in `dom`, in position order.
     #[inline(always)]
-    fn restrict_all(
+    fn restrict_all<'a>(
         &self,
-        ctx: &mut impl Narrow,
+        ctx: &mut impl Narrow<'a>,
         vars: &[VarId],
         dom: &[u64],
         narrowed: u64,
@@ -294,19 +251,6 @@ impl AllDifferentDomain {
             ctx.restrict(vars[i], Domain::from_bits(keep))?;
         }
         Ok(())
-    }
-
-    /// [`Self::restrict_all`] through the context, out of line, for the
-    /// runs a trace records.
-    #[inline(never)]
-    fn restrict_all_traced(
-        &self,
-        ctx: &mut Ctx<'_>,
-        vars: &[VarId],
-        dom: &[u64],
-        narrowed: u64,
-    ) -> Result<(), Conflict> {
-        self.restrict_all(ctx, vars, dom, narrowed)
     }
 }
 
@@ -412,11 +356,7 @@ fn settle8(dom: &mut [u64; 8], mut open: u64, narrowed: &mut u64) -> Result<(), 
     Ok(())
 }
 
-impl Propagator for AllDifferentDomain {
-    fn name(&self) -> &'static str {
-        "all-different"
-    }
-
+impl BuiltIn for AllDifferentDomain {
     #[inline(always)]
     fn subscribe(&self, subs: &mut Subscriptions) {
         subs.on_group(self.vars, Event::Changed);
@@ -432,18 +372,15 @@ impl Propagator for AllDifferentDomain {
         1
     }
 
-    fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        // A group in order (eight or fewer) first, without reading the
-        // length.
-        if self.in_order() {
-            return self.filter_block(ctx);
+    #[inline(always)]
+    fn run<'a, N: Narrow<'a>>(&self, ctx: &mut N) -> Propagation {
+        // A group in order (eight or fewer) on its block, when untraced (a
+        // traced run reports its narrowings through `restrict`).
+        if self.in_order() && !N::TRACED {
+            return self.filter_on_block(ctx);
         }
         self.filter_tier(ctx)
     }
-
-    // No `check`: the variables are the engine's, which the signature does
-    // not reach, and a built-in propagator is never asked
-    // (`Model::check` reads the constraint).
 }
 
 #[cfg(test)]
@@ -452,10 +389,11 @@ mod tests {
     use crate::Strength;
     use crate::check::SplitMix64;
     use crate::ids::VarId;
-    use crate::propagator::{Propagator, has_repeats};
+    use crate::propagator::has_repeats;
     use crate::propagators::AnyPropagator;
+    use crate::propagators::BuiltIn;
     use crate::propagators::testing::{
-        Bench, group_in_order, record_in, run_with_events_in, whole,
+        Bench, group_in_order, record_in, run_with_events_in, stored, whole,
     };
 
     /// A group of 3 to 12 positions (the tier of eight and the next) over
@@ -530,8 +468,8 @@ mod tests {
                 let x = rng.below(m);
                 narrow_a_step(&mut rng, &mut doms[x]);
                 let mut from_scratch = doms.clone();
-                let kept = record_in(&vars, &mut doms, &mut state, |ctx| p.propagate(ctx));
-                let fresh = record_in(&vars, &mut from_scratch, &mut [0], |ctx| p.propagate(ctx));
+                let kept = record_in(&vars, &mut doms, &mut state, |ctx| p.run(ctx));
+                let fresh = record_in(&vars, &mut from_scratch, &mut [0], |ctx| p.run(ctx));
                 assert_eq!(kept, fresh, "group {p:?}");
                 if kept.0.is_err() {
                     conflicts += 1;
@@ -576,11 +514,10 @@ mod tests {
                 let x = first + rng.below(n);
                 narrow_a_step(&mut rng, &mut doms[x]);
                 let (mut from_scratch, mut by_position) = (doms.clone(), doms.clone());
-                let kept = record_in(&vars, &mut doms, &mut state, |ctx| p.propagate(ctx));
-                let fresh = record_in(&vars, &mut from_scratch, &mut [0], |ctx| p.propagate(ctx));
-                let general = record_in(&vars, &mut by_position, &mut [0], |ctx| {
-                    by_domain.propagate(ctx)
-                });
+                let kept = record_in(&vars, &mut doms, &mut state, |ctx| p.run(ctx));
+                let fresh = record_in(&vars, &mut from_scratch, &mut [0], |ctx| p.run(ctx));
+                let general =
+                    record_in(&vars, &mut by_position, &mut [0], |ctx| by_domain.run(ctx));
                 assert_eq!(kept, general, "group {p:?}");
                 assert_eq!(fresh, general, "group {p:?}");
                 if kept.0.is_err() {
@@ -599,10 +536,10 @@ mod tests {
     }
 
     #[test]
-    fn the_quiet_door_narrows_and_wakes_as_the_context_does() {
+    fn untraced_and_traced_runs_narrow_and_wake_alike() {
         // Groups of 3 to 12 positions over fewer variables (so some repeat),
         // offsets or none, random domains and listeners: a run nobody
-        // records (the quiet door), through the propagator or through the
+        // records (untraced), through the propagator or through the
         // engine's runner, must leave the result, domains, fixed bits,
         // queue and state word a recorded run leaves.
         let mut rng = SplitMix64::new(29);
@@ -617,25 +554,21 @@ mod tests {
                 })
                 .collect();
             let weak = rng.next_u64();
-            let (mut quiet_state, mut traced_state) = ([0u64], [0u64]);
-            let quiet = run_with_events_in(&vars, &doms, &mut quiet_state, false, weak, |ctx| {
-                p.propagate(ctx)
-            });
-            let traced = run_with_events_in(&vars, &doms, &mut traced_state, true, weak, |ctx| {
-                p.propagate(ctx)
-            });
-            assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
-            assert_eq!(quiet_state, traced_state, "group {p:?} on {doms:?}");
-            // The engine's runner, which takes the quiet door untested.
+            let (mut untraced_state, mut traced_state) = ([0u64], [0u64]);
+            let untraced =
+                run_with_events_in(&vars, &doms, &mut untraced_state, false, weak, &stored(&p));
+            let traced =
+                run_with_events_in(&vars, &doms, &mut traced_state, true, weak, &stored(&p));
+            assert_eq!(untraced, traced, "group {p:?} on {doms:?}");
+            assert_eq!(untraced_state, traced_state, "group {p:?} on {doms:?}");
+            // The engine's runner, which runs untraced with a one-word queue.
             let mut runner_state = [0u64];
             let any = AnyPropagator::AllDifferentDomain(p.clone());
-            let run = run_with_events_in(&vars, &doms, &mut runner_state, false, weak, |ctx| {
-                (any.runner())(&any, ctx)
-            });
+            let run = run_with_events_in(&vars, &doms, &mut runner_state, false, weak, &any);
             assert_eq!(run, traced, "group {p:?} on {doms:?}");
             assert_eq!(runner_state, traced_state, "group {p:?} on {doms:?}");
-            narrowed += usize::from(quiet.0.is_ok() && quiet.1 != doms);
-            conflicts += usize::from(quiet.0.is_err());
+            narrowed += usize::from(untraced.0.is_ok() && untraced.1 != doms);
+            conflicts += usize::from(untraced.0.is_err());
         }
         assert!(
             narrowed > 500 && conflicts > 500,
@@ -644,12 +577,12 @@ mod tests {
     }
 
     #[test]
-    fn a_group_in_order_behind_the_quiet_door_narrows_and_wakes_as_the_context_does() {
+    fn a_group_in_order_behind_untraced_and_traced_runs_narrow_and_wake_alike() {
         // Groups of 3 to 8 variables `first..first + n` in order, among
         // others, with eight domains or fewer from `first` on (the block
         // read as one array, or padded with zeros), random domains and
         // listeners; a run from no state, then, after a step of a search, a
-        // run keeping its state word: the quiet run (on the block, through
+        // run keeping its state word: the untraced run (on the block, through
         // the propagator or through the engine's runner) must leave the
         // result, domains, fixed bits, queue and (unless it failed) state
         // word the recorded run (position by position) leaves.
@@ -673,33 +606,27 @@ mod tests {
             let mut state = [0u64];
             let any = AnyPropagator::AllDifferentDomain(p.clone());
             for _ in 0..2 {
-                let (mut quiet_state, mut traced_state) = (state, state);
-                let quiet =
-                    run_with_events_in(&vars, &doms, &mut quiet_state, false, weak, |ctx| {
-                        p.propagate(ctx)
-                    });
+                let (mut untraced_state, mut traced_state) = (state, state);
+                let untraced =
+                    run_with_events_in(&vars, &doms, &mut untraced_state, false, weak, &stored(&p));
                 let traced =
-                    run_with_events_in(&vars, &doms, &mut traced_state, true, weak, |ctx| {
-                        p.propagate(ctx)
-                    });
-                assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
+                    run_with_events_in(&vars, &doms, &mut traced_state, true, weak, &stored(&p));
+                assert_eq!(untraced, traced, "group {p:?} on {doms:?}");
                 // The engine's runner, which goes to the block untested.
                 let mut runner_state = state;
-                let run = run_with_events_in(&vars, &doms, &mut runner_state, false, weak, |ctx| {
-                    (any.runner())(&any, ctx)
-                });
+                let run = run_with_events_in(&vars, &doms, &mut runner_state, false, weak, &any);
                 assert_eq!(run, traced, "group {p:?} on {doms:?}");
                 // After a conflict the state is thrown away with the
                 // domains (the block run writes it last, the other
                 // after phase 1).
-                if quiet.0.is_err() {
+                if untraced.0.is_err() {
                     conflicts += 1;
                     break;
                 }
-                assert_eq!(quiet_state, traced_state, "group {p:?} on {doms:?}");
+                assert_eq!(untraced_state, traced_state, "group {p:?} on {doms:?}");
                 assert_eq!(runner_state, traced_state, "group {p:?} on {doms:?}");
-                narrowed += usize::from(quiet.1 != doms);
-                (doms, state) = (quiet.1, quiet_state);
+                narrowed += usize::from(untraced.1 != doms);
+                (doms, state) = (untraced.1, untraced_state);
                 let x = first + rng.below(n);
                 narrow_a_step(&mut rng, &mut doms[x]);
             }

@@ -50,7 +50,7 @@ fn shift(bits: u64, c: i32) -> u64 {
 /// instruction (Rust's default x86-64 target) that is a dozen instructions.
 /// (Where the test and its use stay in one basic block, the plain form is
 /// the cheaper, two or three instructions: the inline copies of it in the
-/// value all-different and the quiet door say so where they stand.)
+/// value all-different and the one-word wake-up say so where they stand.)
 /// Shifting out the trailing zeros leaves 0 or 1 exactly when at most one
 /// bit was set (`0` shifts by 64 mod 64 = 0 and stays 0).
 #[inline(always)]

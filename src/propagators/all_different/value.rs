@@ -15,21 +15,21 @@ use crate::domain::ones;
 use crate::ids::Group;
 use crate::ids::VarId;
 use crate::propagator::{
-    Conflict, Ctx, Event, Narrow, Priority, Propagation, Propagator, QuietBlock, Status,
-    Subscriptions, bounds_moved, has_repeats, in_order_from,
+    Conflict, Event, Narrow, Priority, Propagation, Status, Subscriptions, bounds_moved,
+    has_repeats, in_order_from,
 };
-use crate::propagators::{AnyPropagator, Runner};
+use crate::propagators::BuiltIn;
 
 /// Value-strength all-different.
 #[derive(Clone, Debug)]
 pub(crate) struct AllDifferentValue {
     /// The variables' place among the engine's group variables, read
-    /// through the context ([`Ctx::group`]).
+    /// through the context ([`Narrow::group`]).
     pub(crate) vars: Group,
     /// One offset a variable, or none at all when every offset is zero.
     pub(crate) offsets: Box<[i32]>,
     /// `Some(base)` when every variable is one of `base..base + 64` (then
-    /// one read, [`Ctx::fixed_range`], says which are fixed), `base` the
+    /// one read, [`Narrow::fixed_range`], says which are fixed), `base` the
     /// lowest.
     window: Option<u32>,
     /// The window's `base` when there is one (the first variable of a
@@ -63,14 +63,14 @@ pub(crate) struct AllDifferentValue {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Run {
     /// A small group ([`SMALL_GROUP`]) without offsets, of the variables
-    /// `first..first + n` in order: behind the quiet door as a group in a
-    /// window ([`AllDifferentValue::window_quiet`]: its bits in the window
+    /// `first..first + n` in order: untraced, as a group in a window
+    /// ([`AllDifferentValue::window_run`]: its bits in the window
     /// are its positions, so its state word is the same either way), else
     /// [`AllDifferentValue::one_pass`] with the fixed positions read in
     /// one go,
     OnePassInOrder,
     /// ... of distinct variables within 32 of each other (see
-    /// [`AllDifferentValue::group`]): [`AllDifferentValue::window_pass`],
+    /// [`AllDifferentValue::group`]): [`AllDifferentValue::window_run`],
     OnePassWindow,
     /// ... otherwise without offsets or repeats (the fixed positions
     /// gathered from one read when within 64 of each other),
@@ -165,7 +165,12 @@ impl AllDifferentValue {
     /// are fixed, found as `SOURCE` says ([`ANY_GROUP`]: as the group's
     /// shape allows).
     #[inline(always)]
-    fn fixed_among<const SOURCE: u8>(&self, ctx: &impl Narrow, vars: &[VarId], open: u64) -> u64 {
+    fn fixed_among<'a, const SOURCE: u8>(
+        &self,
+        ctx: &impl Narrow<'a>,
+        vars: &[VarId],
+        open: u64,
+    ) -> u64 {
         // A group `IN_ORDER` or in a `WINDOW` has a window (see `source`).
         let base = self.base as usize;
         let source = match SOURCE {
@@ -194,7 +199,7 @@ impl AllDifferentValue {
     /// its variable was fixed through another position), joins the next
     /// round's fresh ones.
     #[inline(never)]
-    fn one_pass<N: Narrow, const SHIFTED: bool, const REPEATS: bool, const SOURCE: u8>(
+    fn one_pass<'a, N: Narrow<'a>, const SHIFTED: bool, const REPEATS: bool, const SOURCE: u8>(
         &self,
         ctx: &mut N,
         vars: &[VarId],
@@ -205,7 +210,7 @@ impl AllDifferentValue {
         let all = u64::MAX >> (64 - self.vars.len());
         // Bit i set: position i is fixed and its value is gone from the
         // others. (`WINDOW`, from `Run::OnePassWindow` alone, keeps the
-        // variables handled instead: see `window_pass`.)
+        // variables handled instead: see `window_run`.)
         let handled = *ctx.first_state_word();
         let mut open = if SOURCE == WINDOW {
             self.positions_of(vars, !handled, all)
@@ -275,7 +280,7 @@ impl AllDifferentValue {
     /// values (their values were removed from the fresh ones when they were
     /// handled).
     #[inline(always)]
-    fn filter<const M: u8>(&self, ctx: &mut Ctx<'_>) -> Propagation {
+    fn filter<'a, const M: u8>(&self, ctx: &mut impl Narrow<'a>) -> Propagation {
         let vars = ctx.group(self.vars);
         let repeats = self.repeats;
         let all = u64::MAX >> (64 - vars.len());
@@ -310,7 +315,12 @@ impl AllDifferentValue {
     /// values two of them share (a conflict, reported before the round that
     /// would remove them).
     #[inline(always)]
-    fn scan<const M: u8>(&self, ctx: &Ctx<'_>, vars: &[VarId], open: u64) -> (u64, u64, u64) {
+    fn scan<'a, const M: u8>(
+        &self,
+        ctx: &impl Narrow<'a>,
+        vars: &[VarId],
+        open: u64,
+    ) -> (u64, u64, u64) {
         let offsets = self.offsets_for::<M>();
         let (mut fresh, mut taken, mut clash) = (0u64, 0u64, 0u64);
         if self.in_order {
@@ -350,9 +360,9 @@ impl AllDifferentValue {
     /// open position's domain was not fixed when the round began, and only
     /// its own restrict can fix it.
     #[inline(always)]
-    fn round<const M: u8>(
+    fn round<'a, const M: u8>(
         &self,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut impl Narrow<'a>,
         vars: &[VarId],
         open: u64,
         taken: u64,
@@ -405,20 +415,21 @@ impl AllDifferentValue {
 /// checked), and if that fixes it, it leaves `open`, its value joins `next`
 /// and, if there already, `clash`.
 #[inline(always)]
-fn window_narrow(
-    block: &mut QuietBlock<'_, '_>,
+fn window_narrow<'a>(
+    ctx: &mut impl Narrow<'a>,
+    base: usize,
     k: usize,
     taken: u64,
     open: &mut u64,
     next: &mut u64,
     clash: &mut u64,
 ) {
-    let d = block.dom(k);
+    let d = ctx.doms()[base + k];
     let left = d & !taken;
     if left == d {
         return;
     }
-    block.narrow(k, d, left);
+    ctx.narrow_at(base + k, d, left);
     // The test the narrowing made (see `one_word_woken`), so that the two
     // are one: `left` is not empty.
     if left & left.wrapping_sub(1) == 0 {
@@ -520,11 +531,7 @@ fn down<const M: u8>(bits: u64, offsets: &[i32], i: usize) -> u64 {
     }
 }
 
-impl Propagator for AllDifferentValue {
-    fn name(&self) -> &'static str {
-        "all-different"
-    }
-
+impl BuiltIn for AllDifferentValue {
     #[inline(always)]
     fn subscribe(&self, subs: &mut Subscriptions) {
         subs.on_group(self.vars, Event::Fixed);
@@ -538,86 +545,54 @@ impl Propagator for AllDifferentValue {
         1
     }
 
-    fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
+    #[inline(always)]
+    fn run<'a, N: Narrow<'a>>(&self, ctx: &mut N) -> Propagation {
         self.run_as(self.run, ctx)
     }
-
-    // No `check`: the variables are the engine's, which the signature does
-    // not reach, and a built-in propagator is never asked
-    // (`Model::check` reads the constraint).
 }
 
 impl AllDifferentValue {
     /// The run `run` (each way out of line: a run pays only for the
     /// registers its own way saves).
     #[inline(always)]
-    fn run_as(&self, run: Run, ctx: &mut Ctx<'_>) -> Propagation {
+    fn run_as<'a, N: Narrow<'a>>(&self, run: Run, ctx: &mut N) -> Propagation {
         match run {
-            Run::OnePassInOrder => self.one_pass_door::<false, false, IN_ORDER>(ctx),
-            Run::OnePassWindow => self.window_pass(ctx),
-            Run::OnePass => self.one_pass_door::<false, false, ANY_GROUP>(ctx),
-            Run::OnePassShifted => self.one_pass_door::<true, false, ANY_GROUP>(ctx),
-            Run::OnePassRepeats => self.one_pass_door::<false, true, ANY_GROUP>(ctx),
-            Run::OnePassShiftedRepeats => self.one_pass_door::<true, true, ANY_GROUP>(ctx),
-            Run::InOrder if !ctx.observed() => self.in_place::<NO_OFFSETS>(ctx),
-            Run::InOrderNonNegative if !ctx.observed() => self.in_place::<NON_NEGATIVE>(ctx),
-            Run::InOrderShifted if !ctx.observed() => self.in_place::<ANY_OFFSETS>(ctx),
+            Run::OnePassInOrder | Run::OnePassWindow if !N::TRACED => self.window_run(ctx),
+            Run::OnePassInOrder => self.one_pass_of::<_, false, false, IN_ORDER>(ctx),
+            Run::OnePassWindow => self.one_pass_of::<_, false, false, WINDOW>(ctx),
+            Run::OnePass => self.one_pass_of::<_, false, false, ANY_GROUP>(ctx),
+            Run::OnePassShifted => self.one_pass_of::<_, true, false, ANY_GROUP>(ctx),
+            Run::OnePassRepeats => self.one_pass_of::<_, false, true, ANY_GROUP>(ctx),
+            Run::OnePassShiftedRepeats => self.one_pass_of::<_, true, true, ANY_GROUP>(ctx),
+            Run::InOrder if !N::TRACED => self.in_place::<_, NO_OFFSETS>(ctx),
+            Run::InOrderNonNegative if !N::TRACED => self.in_place::<_, NON_NEGATIVE>(ctx),
+            Run::InOrderShifted if !N::TRACED => self.in_place::<_, ANY_OFFSETS>(ctx),
             Run::InOrder | Run::InOrderNonNegative | Run::InOrderShifted | Run::Rounds => {
                 self.in_rounds(ctx)
             }
         }
     }
 
-    /// The function that runs this propagator ([`AnyPropagator::runner`]):
-    /// one for each way it runs ([`Run`]), so that a run starts without
-    /// matching on the way, and the function the engine calls holds only
-    /// the calls of one way (each saves the registers of all it holds).
-    pub(crate) fn runner(&self) -> Runner {
-        macro_rules! way {
-            ($p:ident, $ctx:ident => $body:expr) => {
-                |any, $ctx| match any {
-                    AnyPropagator::AllDifferentValue($p) => $body,
-                    _ => unreachable!("a runner is only paired with its own kind"),
-                }
-            };
-        }
-        match self.run {
-            // The runner is called only when the door is open: both go
-            // straight behind it, with no test (a group in order is a
-            // window group whose bits in the window are its positions).
-            Run::OnePassInOrder | Run::OnePassWindow => way!(p, ctx => p.window_quiet(ctx)),
-            Run::OnePass => way!(p, ctx => p.one_pass_door::<false, false, ANY_GROUP>(ctx)),
-            Run::OnePassShifted => way!(p, ctx => p.one_pass_door::<true, false, ANY_GROUP>(ctx)),
-            Run::OnePassRepeats => way!(p, ctx => p.one_pass_door::<false, true, ANY_GROUP>(ctx)),
-            Run::OnePassShiftedRepeats => {
-                way!(p, ctx => p.one_pass_door::<true, true, ANY_GROUP>(ctx))
-            }
-            Run::InOrder => way!(p, ctx => p.run_as(Run::InOrder, ctx)),
-            Run::InOrderNonNegative => way!(p, ctx => p.run_as(Run::InOrderNonNegative, ctx)),
-            Run::InOrderShifted => way!(p, ctx => p.run_as(Run::InOrderShifted, ctx)),
-            Run::Rounds => way!(p, ctx => p.in_rounds(ctx)),
-        }
-    }
-
-    /// [`Self::one_pass`] through the quiet door ([`Ctx::quiet`]) when
-    /// the run may take it, which makes it free of calls, else through
-    /// `ctx`.
+    /// [`Self::one_pass`] on the group's variables.
     #[inline(always)]
-    fn one_pass_door<const SHIFTED: bool, const REPEATS: bool, const SOURCE: u8>(
+    fn one_pass_of<
+        'a,
+        N: Narrow<'a>,
+        const SHIFTED: bool,
+        const REPEATS: bool,
+        const SOURCE: u8,
+    >(
         &self,
-        ctx: &mut Ctx<'_>,
+        ctx: &mut N,
     ) -> Propagation {
         let vars = ctx.group(self.vars);
-        match ctx.quiet() {
-            Some(mut quiet) => self.one_pass::<_, SHIFTED, REPEATS, SOURCE>(&mut quiet, vars),
-            None => self.one_pass::<_, SHIFTED, REPEATS, SOURCE>(ctx, vars),
-        }
+        self.one_pass::<N, SHIFTED, REPEATS, SOURCE>(ctx, vars)
     }
 
     /// The one-pass run ([`Self::one_pass`]) for this group, whatever its
     /// size.
     #[cfg(test)]
-    fn small(&self, ctx: &mut Ctx<'_>) -> Propagation {
+    fn small<'a>(&self, ctx: &mut impl Narrow<'a>) -> Propagation {
         let source = source(self.in_order, self.window);
         self.run_as(
             Run::one_pass(!self.offsets.is_empty(), self.repeats, source, self.group),
@@ -625,23 +600,9 @@ impl AllDifferentValue {
         )
     }
 
-    /// The whole run for a small group of distinct variables within 32 of
-    /// each other, without offsets (`Run::OnePassWindow`), through
-    /// `propagate`: [`Self::window_quiet`] when the run may take the quiet
-    /// door, [`Self::one_pass`] else.
-    #[inline(never)]
-    fn window_pass(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        if ctx.quiet().is_none() {
-            let vars = ctx.group(self.vars);
-            return self.one_pass::<_, false, false, WINDOW>(ctx, vars);
-        }
-        self.window_quiet(ctx)
-    }
-
-    /// The run of a small group of distinct variables within 32 of each
-    /// other, without offsets, behind the quiet door, which the caller
-    /// knows is open (the runner of `Run::OnePassWindow` and
-    /// `Run::OnePassInOrder`, or [`Self::window_pass`]).
+    /// The untraced run of a small group of distinct variables within 32
+    /// of each other, without offsets (`Run::OnePassWindow` and
+    /// `Run::OnePassInOrder`), on its block of variables.
     ///
     /// The group is its bits among the block of variables from the lowest
     /// to the highest ([`Self::group`]), and its state word holds the
@@ -655,64 +616,43 @@ impl AllDifferentValue {
     /// one that would goes in position order, out of line
     /// ([`Self::window_emptied`]).
     ///
-    /// (Before, such a round went in position order in line, over
-    /// `vars`: the registers that held them for the rare round cost every
-    /// run spills; checking first and leaving that round out of line took
-    /// the Oz zebra from 49,823 to 49,212 instructions, and handing it
-    /// back here, where the block is given up, rather than calling it from
-    /// the rounds with the block, which then had to sit in memory, to
-    /// 48,841. A group in order ran `one_pass` through `Quiet`, each
-    /// position's variable looked up and each narrowing a restrict; run so
-    /// instead, with no test of the door, the classic zebra at value
-    /// strength took 28,557 -> 26,788 instructions; calling this from
-    /// the window group's runner too, without the door's test, took the
-    /// Oz zebra 46,197 -> 46,106. Narrowing a group in order in position
-    /// order, failing at an emptied domain in line with no check first,
-    /// cost the classic zebra 33 instructions more; narrowing a copy of
-    /// the block without a branch a position, as `rounds_in_place` does,
-    /// and writing back the narrowed ones, 2,600 more; `in_place` itself
-    /// 3,700 more.)
-    #[inline(always)]
-    fn window_quiet(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        let mut block = ctx.quiet_block_known(self.base as usize);
+    #[inline(never)]
+    fn window_run<'a>(&self, ctx: &mut impl Narrow<'a>) -> Propagation {
         let group = u64::from(self.group);
-        let mut open = group & !*block.first_state_word();
-        match self.window_rounds(&mut block, &mut open) {
+        let mut open = group & !*ctx.first_state_word();
+        match self.window_rounds(ctx, &mut open) {
             Ok(status) => {
-                *block.first_state_word() = group & !open;
+                *ctx.first_state_word() = group & !open;
                 Ok(status)
             }
             Err(WindowStop::Conflict) => Err(Conflict),
-            // The block is given up here, so that the rounds hold nothing
-            // for this rare case (a fresh borrow of the context is taken).
             Err(WindowStop::Emptying(taken)) => self.window_emptied(ctx, taken, open),
         }
     }
 
-    /// The rounds of [`Self::window_pass`] on the block `block`, from the
+    /// The rounds of [`Self::window_run`] on the block `block`, from the
     /// open bits `open`, which it leaves open (on a conflict, or a round
     /// that would empty a domain, those of the round that stops).
     #[inline(always)]
-    fn window_rounds(
+    fn window_rounds<'a>(
         &self,
-        block: &mut QuietBlock<'_, '_>,
+        ctx: &mut impl Narrow<'a>,
         open: &mut u64,
     ) -> Result<Status, WindowStop> {
+        let base = self.base as usize;
         // The variables fixed since the last run, and their values. Two
         // on one value: fail.
-        let fresh = block.fixed() & *open;
+        let fresh = ctx.fixed_range(base, 64) & *open;
         let mut taken = 0u64;
         if fresh & fresh.wrapping_sub(1) == 0 {
             // One fresh variable or none (most runs: the last decision
-            // fixed one): its value, with nothing to clash with and no
-            // loop (classic zebra at value strength 26,412 -> 26,257
-            // instructions, Oz zebra 45,141 -> 44,707).
+            // fixed one): its value, with nothing to clash with and no loop.
             if fresh != 0 {
-                taken = block.dom(fresh.trailing_zeros() as usize);
+                taken = ctx.doms()[base + fresh.trailing_zeros() as usize];
             }
         } else {
             for k in ones(fresh) {
-                let v = block.dom(k);
+                let v = ctx.doms()[base + k];
                 if taken & v != 0 {
                     return Err(WindowStop::Conflict);
                 }
@@ -728,7 +668,7 @@ impl AllDifferentValue {
                 // not those of a round in variable order.
                 let mut emptied = false;
                 for k in ones(*open) {
-                    emptied |= block.dom(k) & !taken == 0;
+                    emptied |= ctx.doms()[base + k] & !taken == 0;
                 }
                 if emptied {
                     return Err(WindowStop::Emptying(taken));
@@ -738,7 +678,7 @@ impl AllDifferentValue {
             // of them share.
             let (mut next, mut clash) = (0u64, 0u64);
             for k in ones(*open) {
-                window_narrow(block, k, taken, open, &mut next, &mut clash);
+                window_narrow(ctx, base, k, taken, open, &mut next, &mut clash);
             }
             if clash != 0 {
                 return Err(WindowStop::Conflict);
@@ -748,7 +688,7 @@ impl AllDifferentValue {
         Ok(Status::Fixpoint)
     }
 
-    /// A round of [`Self::window_pass`] that would empty a domain: the
+    /// A round of [`Self::window_run`] that would empty a domain: the
     /// taken values `taken` go from the open bits `open` in position
     /// order, as restricts would, until the first domain they would
     /// empty, where the run fails. (Out of line, on a fresh borrow of the
@@ -756,22 +696,19 @@ impl AllDifferentValue {
     /// registers the common rounds do without.)
     #[cold]
     #[inline(never)]
-    fn window_emptied(&self, ctx: &mut Ctx<'_>, taken: u64, open: u64) -> Propagation {
+    fn window_emptied<'a>(&self, ctx: &mut impl Narrow<'a>, taken: u64, open: u64) -> Propagation {
         let base = self.base as usize;
         let vars = ctx.group(self.vars);
-        let Some(mut block) = ctx.quiet_block(base) else {
-            unreachable!("the run took the quiet door")
-        };
         for x in vars {
             let k = x.index() - base;
             if open >> k & 1 != 0 {
-                let d = block.dom(k);
+                let d = ctx.doms()[x.index()];
                 let left = d & !taken;
                 if left == 0 {
                     return Err(Conflict);
                 }
                 if left != d {
-                    block.narrow(k, d, left);
+                    ctx.narrow_at(x.index(), d, left);
                 }
             }
         }
@@ -808,7 +745,7 @@ impl AllDifferentValue {
     /// order while no trace records: [`Self::block_rounds`] in offset mode
     /// `M`, the group's.
     #[inline(never)]
-    fn in_place<const M: u8>(&self, ctx: &mut Ctx<'_>) -> Propagation {
+    fn in_place<'a, N: Narrow<'a>, const M: u8>(&self, ctx: &mut N) -> Propagation {
         // Run::InOrder...: the group is in order, so its window starts at
         // its first variable, `base`.
         let first = self.base as usize;
@@ -817,13 +754,17 @@ impl AllDifferentValue {
 
     /// The rounds of [`Self::filter`] for a group of the variables
     /// `first..first + n` in order (so none repeats), narrowing their
-    /// block of domains in place ([`Ctx::block`]) and waking, once at the
+    /// block of domains in place ([`Narrow::block`]) and waking, once at the
     /// end, each narrowed variable that someone listens to
-    /// ([`Ctx::wake_block`]): the same narrowings in the same order, the
+    /// ([`Narrow::wake_block`]): the same narrowings in the same order, the
     /// same result, the same propagators queued, without a wake-up and a
     /// variable lookup a narrowing.
     #[inline(always)]
-    fn block_rounds<const M: u8>(&self, ctx: &mut Ctx<'_>, first: usize) -> Propagation {
+    fn block_rounds<'a, const M: u8>(
+        &self,
+        ctx: &mut impl Narrow<'a>,
+        first: usize,
+    ) -> Propagation {
         let n = self.vars.len();
         let all = u64::MAX >> (64 - n);
         // Bit i set: position i is fixed and its value is gone from the others.
@@ -937,7 +878,7 @@ impl AllDifferentValue {
     /// The whole run for a larger group: [`Self::filter`] in the group's
     /// offset mode.
     #[inline(never)]
-    fn in_rounds(&self, ctx: &mut Ctx<'_>) -> Propagation {
+    fn in_rounds<'a>(&self, ctx: &mut impl Narrow<'a>) -> Propagation {
         if self.offsets.is_empty() {
             self.filter::<NO_OFFSETS>(ctx)
         } else if !self.negative {
@@ -954,10 +895,9 @@ mod tests {
     use crate::Strength;
     use crate::check::SplitMix64;
     use crate::ids::VarId;
-    use crate::propagator::Ctx;
-    use crate::propagator::Propagator;
+    use crate::propagator::Traced;
     use crate::propagators::testing::{
-        Bench, group_in_order, random_domains, record_in, run_with_events_in, whole,
+        Bench, group_in_order, random_domains, record_in, run_with_events_in, stored, whole,
     };
 
     /// `n` distinct variables of the first `m`, in a random order.
@@ -980,7 +920,7 @@ mod tests {
     }
 
     /// One run of `p` on `doms` and `state`, a step of a search: the runner
-    /// the engine calls, which takes the quiet door or the in-place block
+    /// the engine calls, which takes the untraced context or the in-place block
     /// when nobody records, must leave the result, domains, fixed bits,
     /// queue and state that `propagate` through a recording context
     /// leaves. Returns whether it narrowed (and leaves `doms` and `state`
@@ -994,14 +934,12 @@ mod tests {
     ) -> Option<bool> {
         use crate::propagators::AnyPropagator;
         let any = AnyPropagator::AllDifferentValue(p.clone());
-        let mut quiet_state = *state;
-        let quiet = run_with_events_in(vars, doms, &mut quiet_state, false, weak, |ctx| {
-            (any.runner())(&any, ctx)
-        });
-        let traced = run_with_events_in(vars, doms, state, true, weak, |ctx| p.propagate(ctx));
-        assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
+        let mut untraced_state = *state;
+        let untraced = run_with_events_in(vars, doms, &mut untraced_state, false, weak, &any);
+        let traced = run_with_events_in(vars, doms, state, true, weak, &stored(p));
+        assert_eq!(untraced, traced, "group {p:?} on {doms:?}");
         traced.0.ok()?;
-        assert_eq!(quiet_state, *state, "group {p:?} on {doms:?}");
+        assert_eq!(untraced_state, *state, "group {p:?} on {doms:?}");
         let narrowed = traced.1 != *doms;
         *doms = traced.1;
         Some(narrowed)
@@ -1111,13 +1049,22 @@ mod tests {
             };
             let doms = random_domains(&mut rng, first + n, 1, 0, 12);
             // Both ways of running suit any group size.
-            let ways: [fn(&AllDifferentValue, &mut Ctx<'_>) -> _; 2] =
-                [AllDifferentValue::small, AllDifferentValue::in_rounds];
-            for way in ways {
+            let way = |small: bool, p: &AllDifferentValue, ctx: &mut Traced<'_, '_>| {
+                if small {
+                    p.small(ctx)
+                } else {
+                    p.in_rounds(ctx)
+                }
+            };
+            for small in [true, false] {
                 let (mut a_doms, mut b_doms) = (doms.clone(), doms.clone());
                 let (mut a_state, mut b_state) = ([0u64; 2], [0u64; 2]);
-                let a = record_in(&vars, &mut a_doms, &mut a_state, |ctx| way(&fast, ctx));
-                let b = record_in(&vars, &mut b_doms, &mut b_state, |ctx| way(&scanning, ctx));
+                let a = record_in(&vars, &mut a_doms, &mut a_state, |ctx| {
+                    way(small, &fast, ctx)
+                });
+                let b = record_in(&vars, &mut b_doms, &mut b_state, |ctx| {
+                    way(small, &scanning, ctx)
+                });
                 assert_eq!(a, b, "group {fast:?}");
                 assert_eq!(a_doms, b_doms);
                 assert_eq!(a_state[0], b_state[0]);
@@ -1160,21 +1107,17 @@ mod tests {
             for _ in 0..n {
                 let x = first + rng.below(n);
                 doms[x] &= doms[x].wrapping_neg();
-                let mut quiet_state = state;
-                let quiet =
-                    run_with_events_in(&vars, &doms, &mut quiet_state, false, weak, |ctx| {
-                        p.propagate(ctx)
-                    });
-                let traced = run_with_events_in(&vars, &doms, &mut state, true, weak, |ctx| {
-                    p.propagate(ctx)
-                });
-                assert_eq!(quiet, traced, "group {p:?} on {doms:?}");
+                let mut untraced_state = state;
+                let untraced =
+                    run_with_events_in(&vars, &doms, &mut untraced_state, false, weak, &stored(&p));
+                let traced = run_with_events_in(&vars, &doms, &mut state, true, weak, &stored(&p));
+                assert_eq!(untraced, traced, "group {p:?} on {doms:?}");
                 if traced.0.is_err() {
                     conflicts += 1;
                     break;
                 }
                 narrowings += usize::from(traced.1 != doms);
-                assert_eq!(quiet_state, state);
+                assert_eq!(untraced_state, state);
                 doms = traced.1;
             }
         }
@@ -1194,7 +1137,7 @@ mod tests {
         // Groups of 2 to 12 positions of every shape (in order, in a window,
         // scattered, repeated; offsets of either sign or none), fixed a
         // variable at a time as a search would, with random listeners: the
-        // runner the engine calls, which takes the quiet door or the
+        // runner the engine calls, which takes the untraced context or the
         // in-place block when nobody records, must leave the result,
         // domains, fixed bits, queue and positions handled that `propagate`
         // through a recording context leaves.
@@ -1249,7 +1192,7 @@ mod tests {
     fn a_window_group_narrows_in_variable_order_as_restricts_in_position_order() {
         // Small groups of distinct variables scattered over up to 21, in
         // random order, several of them fixed at once (so that a round
-        // may take two values or more, and empty a domain): the quiet
+        // may take two values or more, and empty a domain): the untraced
         // run, which narrows in variable order, must leave what
         // `propagate` through a recording context leaves, restrict by
         // restrict in position order, conflicts included.

@@ -1,0 +1,136 @@
+//! Lowering: each constraint of the model becomes the propagator that
+//! enforces it, or none.
+//!
+//! Post-time simplification (Gecode's `post()`): a binary constraint on one
+//! variable twice always holds (`x = x`: no propagator) or never does
+//! (`x != x`: an always-empty unary one, so that the conflict is still
+//! reported against the constraint). Static redundancy: an each-value-held
+//! that a domain all-different on the same permutation makes redundant
+//! runs only while that all-different is switched off
+//! ([`redundant_with`]).
+
+use std::sync::Arc;
+
+use super::Slot;
+use crate::domain::Domain;
+use crate::ids::VarId;
+use crate::model::{Model, Posted, Strength};
+use crate::propagator::has_repeats;
+use crate::propagators::{
+    AllDifferentDomain, AllDifferentValue, AnyPropagator, Distance, EachValueHeld, Equal, InSet,
+    Less, NotDistance, Offset,
+};
+
+/// The propagator of `constraint`, or `None` when it always holds.
+#[inline(always)]
+pub(super) fn lower(constraint: &Posted, model: &Model) -> Option<AnyPropagator> {
+    let unary = |x: VarId, set: Domain| InSet { x, set };
+    // For a binary constraint on one variable twice that never holds.
+    let never = |x: VarId| Some(unary(x, Domain::EMPTY).into());
+    let prop: AnyPropagator = match *constraint {
+        Posted::EqualValue { x, v } => unary(x, Domain::singleton(v as u8)).into(),
+        Posted::NotEqualValue { x, v } => unary(x, !Domain::singleton(v as u8)).into(),
+        Posted::InSet { x, set } => unary(x, set).into(),
+        Posted::Equal { x, y } if x == y => return None,
+        Posted::Equal { x, y } => Equal { x, y }.into(),
+        Posted::NotEqual { x, y } if x == y => return never(x),
+        Posted::NotEqual { x, y } => NotDistance { x, y, c: 0 }.into(),
+        // x = x + c and |x - x| = c hold iff c = 0.
+        Posted::Offset { x, y, c } | Posted::Distance { x, y, c } if x == y => {
+            return if c == 0 { None } else { never(x) };
+        }
+        Posted::Offset { x, y, c } => Offset { x, y, c }.into(),
+        Posted::Distance { x, y, c } => Distance { x, y, c: c as u32 }.into(),
+        Posted::NotDistance { x, y, c } if x == y => {
+            return if c != 0 { None } else { never(x) };
+        }
+        Posted::NotDistance { x, y, c } => NotDistance { x, y, c: c as u32 }.into(),
+        // x < x + c holds iff c > 0.
+        Posted::Less { x, y, c } if x == y => {
+            return if c > 0 { None } else { never(x) };
+        }
+        Posted::Less { x, y, c } => Less { x, y, c }.into(),
+        Posted::AllDifferent {
+            vars: group,
+            offsets,
+            strength,
+        } => {
+            if group.len() < 2 {
+                return None;
+            }
+            // The engine's group variables are a copy of the model's, so a
+            // group has the same place in both.
+            let vars = model.group(group);
+            // No offsets, or all zero: an empty list (which allocates nothing).
+            let offsets = model.offsets_of(group, offsets);
+            let offsets: Box<[i32]> = if offsets.iter().any(|&o| o != 0) {
+                offsets.into()
+            } else {
+                Box::default()
+            };
+            match strength {
+                Strength::Value => AllDifferentValue::new(vars, group, offsets).into(),
+                Strength::Domain => AllDifferentDomain::new(vars, group, offsets).into(),
+            }
+        }
+        Posted::EachValueHeld {
+            vars: group,
+            values,
+        } => {
+            if values.is_empty() {
+                return None;
+            }
+            EachValueHeld::new(model.group(group), group, values).into()
+        }
+        Posted::Custom(i) => AnyPropagator::Custom(Arc::clone(model.custom(i))),
+    };
+    Some(prop)
+}
+
+/// The domain all-different among `costly` (the propagators of the most
+/// costly class, in posting order) that makes the each-value-held `held`
+/// redundant, if any: the first in posting order, as an index into
+/// `costly`. `groups` are the engine's group variables, `domains` the
+/// model's initial domains.
+///
+/// When an all-different at domain strength, without offsets, covers the
+/// same variables as an each-value-held whose values number as many as the
+/// variables and include every initial value, the two together say "a
+/// permutation of those values". Régin's filtering then already fixes a
+/// value's only holder (that edge is in every perfect matching, so the
+/// holder's other edges lie on no alternating cycle) and fails when a value
+/// has none, so the each-value-held would never prune anything: the
+/// fixpoints, and so the search trees, are the same without it.
+pub(super) fn redundant_with(
+    held: &EachValueHeld,
+    groups: &[VarId],
+    domains: &[Domain],
+    costly: &[Slot],
+) -> Option<usize> {
+    let vars = held.vars.of(groups);
+    if held.values.size() as usize != vars.len() {
+        return None;
+    }
+    // The same variables, none twice: two groups in declaration order from
+    // the same variable, or the same list, or a permutation of it.
+    let by = costly.iter().position(|slot| match &slot.prop {
+        AnyPropagator::AllDifferentDomain(all) => {
+            all.vars.len() == vars.len()
+                && !all.shifted
+                && !all.repeats
+                && match (all.in_order(), held.first) {
+                    (true, Some(first)) => all.first == first,
+                    _ => {
+                        let group = all.vars.of(groups);
+                        group == vars
+                            || vars.iter().all(|x| group.contains(x)) && !has_repeats(vars)
+                    }
+                }
+        }
+        _ => false,
+    })?;
+    let initial = vars
+        .iter()
+        .fold(Domain::EMPTY, |d, &x| d | domains[x.index()]);
+    (initial - held.values == Domain::EMPTY).then_some(by)
+}
