@@ -271,8 +271,7 @@ struct Frame {
 const FRAME_WORDS: usize = 4;
 
 /// The operators by their discriminants, as [`Frame::to_words`] writes
-/// them, for [`Frame::from_words`] to read back (the same code as a
-/// `match` on the discriminant, measured; this is shorter).
+/// them, for [`Frame::from_words`] to read back.
 const OPS: [DecisionOp; 4] = [
     DecisionOp::Eq,
     DecisionOp::Ne,
@@ -411,11 +410,7 @@ pub struct Solver {
     /// The model's names and initial domains: the solver's own copy, taken
     /// by [`Solver::new`] and refilled in place by [`Solver::load`], since
     /// the model may be gone before the solutions are read. Not shared: a
-    /// count, which hands out no solution, so touches no shared count (the
-    /// model's `Arc` here cost a locked increment at the build and a locked
-    /// decrement at the drop). Kept in the solver, not boxed: measured, a
-    /// box's allocation and release cost a classic zebra solver's build and
-    /// drop 127 instructions more than moving the larger solver.
+    /// count, which hands out no solution, then touches no atomic count.
     names: Names,
     /// `names`, shared with the solutions handed out since the last load:
     /// made at the first of them, so only a search that keeps solutions
@@ -452,19 +447,12 @@ impl Solver {
             root_failure: None,
         };
         // The slab is the engine's state buffer past its two states: room
-        // for the first levels is made there at the load, with the states
-        // (one allocation a solver fewer than a slab of its own: measured,
-        // 130 to 190 instructions fewer a classic or Oz zebra's build and
-        // search, 0.3% more on a 10-queens count, and 150 more on a build
-        // alone, which now makes the search's room). At once, not grown one
-        // doubling at a time (a small puzzle's whole search is a few
-        // microseconds): measured, 141 instructions a solve fewer on the
-        // zebras and queens alike.
+        // for the first levels is made there at the load, with the states,
+        // at once rather than grown (a small puzzle's whole search is a few
+        // microseconds).
         solver.engine.make_search_room(FIRST_LEVELS, FRAME_WORDS);
         solver.engine.load(model);
-        // Filled where it lies, as a reload fills it: a copy made in the
-        // literal above is built on the stack and moved in (measured, 184
-        // instructions more a classic zebra solver).
+        // Filled where it lies, as a reload fills it.
         solver.names.clone_from(model.names());
         solver
     }
@@ -896,9 +884,7 @@ fn left_branch(var: VarId, d: Domain, order: ValueOrder) -> Option<Branch> {
 }
 
 /// The variable to branch on and its domain, or `None` when all are fixed.
-// Inlined into the search loop, with `first_fail`: out of line, the call
-// and the answer returned through memory cost 10-queens about 25
-// instructions a node.
+// Inlined into the search loop, with `first_fail`: it runs at every node.
 #[inline(always)]
 fn select_var(engine: &Running<'_>, state: &[u64], order: VarOrder) -> Option<(VarId, Domain)> {
     let doms = engine.domain_bits(state);
@@ -927,8 +913,7 @@ fn select_var(engine: &Running<'_>, state: &[u64], order: VarOrder) -> Option<(V
 /// A domain's size is a population count, which the default x86-64 target
 /// computes in a dozen instructions; most domains only need comparing with
 /// the best size so far, which is small, so clearing that many lowest bits
-/// answers sooner (counting every domain that way measured slower on
-/// queens and sudoku, whose domains are larger). A domain that beats a
+/// answers sooner. A domain that beats a
 /// best of four has three values, and nothing but two values (which ends
 /// the scan) beats three: neither needs a count.
 ///

@@ -240,11 +240,6 @@ impl Engine {
     /// Writes the current state and the root state, both from the model's
     /// initial domains `domains`, with `state_words` propagator state words
     /// (zero).
-    // Out of line: inlined, it shares a body with the placing loop (where
-    // `build` is inlined) and changed how that loop's registers were
-    // allocated. Measured, with the model's domains kept beside its names:
-    // 70 to 120 instructions more a zebra or Oz build, against 30 for this
-    // call.
     #[inline(never)]
     fn fill_state(&mut self, domains: &[Domain], state_words: usize) {
         let vars = self.vars;
@@ -753,9 +748,7 @@ impl Engine {
         if words == 1 {
             // One mask word a bucket, three buckets a variable: a weak word
             // from 64 variables' buckets (none for the spare last word),
-            // shifted in from the last variable down: with each bit placed
-            // at `x` instead, the loop kept an index beside the pointer
-            // (measured: a classic zebra build 69 instructions more).
+            // shifted in from the last variable down.
             let mut chunks = masks[..self.masks].chunks(3 * 64);
             for word in weak.iter_mut() {
                 let buckets = chunks.next().unwrap_or_default();

@@ -160,10 +160,8 @@ pub struct Subscriptions {
     /// each-value-held) of the engine being built, one run of them a
     /// group: a group propagator keeps its place in this list ([`Group`]),
     /// not a list of its own, so that a build copies each group's
-    /// variables into storage kept across builds instead of sharing the
-    /// model's list (an `Arc` clone a propagator and its drop, two locked
-    /// instructions, about 10 ns, where the copy of a zebra row costs a
-    /// few instructions). Kept here, beside the subscriptions, because a
+    /// variables into storage kept across builds. Kept here, beside the
+    /// subscriptions, because a
     /// group propagator subscribes through it
     /// ([`Subscriptions::on_group`]); the engine lends it to every run's
     /// context ([`Narrow::group`]). Refilled by every build, storage kept.

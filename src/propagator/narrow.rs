@@ -211,8 +211,6 @@ pub(crate) fn fixed_bits(doms: &[u64], into: &mut [u64]) {
         // takes five; zero, an empty domain, is none); and the bits shifted
         // in from the last domain down, not placed at `i`, so that the loop
         // is not vectorized (SSE2 has no unsigned 64-bit compare).
-        // Measured, with the `memset` gone: a classic zebra build (25
-        // variables) 111 instructions fewer, of 7,448.
         *word = chunks.next().map_or(0, |doms| {
             doms.iter()
                 .rev()

@@ -24,9 +24,8 @@ use crate::propagators::BuiltIn;
 /// The largest group whose variables [`EachValueHeld`] narrows with a branch
 /// a variable. Both ways make the same restricts in the same order; the
 /// branch-free one spends more instructions to avoid mispredicted branches,
-/// which pays from about seven variables on (measured: generated 5x5 and
-/// 6x6 value-strength uniqueness checks about 2-5% faster branching, 7x7
-/// and 9x9 sudoku rows 3-11% faster without).
+/// which pays from about seven variables on (`cargo bench --bench check --
+/// uniqueness` and the sudoku rows of `--bench solve`).
 const SMALL_GROUP: usize = 6;
 
 /// Enforces that every value of `values` is taken by one of `vars`.
