@@ -133,10 +133,10 @@ pub struct Engine {
     ///    or the lists (every one but a redundant propagator that has not
     ///    been enabled yet, see [`Slot::redundant_with`]).
     ///
-    /// Then the weak bitset over variables, as many words as the
+    /// Then the wakes-open bitset over variables, as many words as the
     /// fixed-variable bitset (`fixed_words`): bit `x` set when some
     /// propagator subscribes to `Changed` or `Bounds` of variable `x` (see
-    /// [`Wakeups::weak`]).
+    /// [`Wakeups::wakes_open`]).
     ///
     /// Then, when the queue has at most [`MASK_WORDS`] words, `masks` words
     /// of subscriber masks (see [`Wakeups::masks`]) of the subscribed
@@ -226,7 +226,7 @@ impl Engine {
         self.propagations = 0;
         self.constraints = model.constraint_count();
         let state_words = self.place(model);
-        self.mark_weak();
+        self.mark_wakes_open();
         self.fill_state(model.domains(), state_words);
 
         // Every enabled propagator queued.
@@ -605,7 +605,7 @@ impl Engine {
     /// that propagating touches, as [`Engine::running`] gives them.
     #[inline(always)]
     pub(crate) fn search_area(&mut self) -> (&mut Vec<u64>, Running<'_>) {
-        let (queue, enabled, weak, masks) = split_bits(
+        let (queue, enabled, wakes_open, masks) = split_bits(
             &mut self.bits,
             self.words,
             self.fixed_words,
@@ -629,7 +629,7 @@ impl Engine {
                 masks,
                 bounds: &self.wake_bounds,
                 list: &self.wake_list,
-                weak,
+                wakes_open,
             },
             props: &self.props,
             groups: self.subs.groups(),
@@ -710,7 +710,7 @@ impl Engine {
             for (w, bits) in late.iter().enumerate() {
                 self.bits[3 * words + w] |= bits;
             }
-            self.mark_weak();
+            self.mark_wakes_open();
         }
         // The masks wake enabled propagators only: while every subscribed
         // one is, the full masks serve; else a filtered copy after them.
@@ -732,25 +732,25 @@ impl Engine {
     }
 
     /// Where the subscriber masks start in `bits`: after the bitsets over
-    /// propagators and the weak bitset over variables.
+    /// propagators and the wakes-open bitset over variables.
     fn masks_start(&self) -> usize {
         BITSETS * self.words + self.fixed_words
     }
 
-    /// Works out the weak bitset in `bits` (see [`Wakeups::weak`]) from the
+    /// Works out the wakes-open bitset in `bits` (see [`Wakeups::wakes_open`]) from the
     /// subscriptions, a word at a time.
-    fn mark_weak(&mut self) {
+    fn mark_wakes_open(&mut self) {
         let (words, start) = (self.words, self.masks_start());
         let (head, masks) = self.bits.split_at_mut(start);
-        let weak = &mut head[BITSETS * words..];
+        let wakes_open = &mut head[BITSETS * words..];
         // Bit x % 64 of word x / 64 set when variable x's `Bounds` bucket
         // (which holds the `Changed` subscribers too) is not empty.
         if words == 1 {
-            // One mask word a bucket, three buckets a variable: a weak word
+            // One mask word a bucket, three buckets a variable: a wakes_open word
             // from 64 variables' buckets (none for the spare last word),
             // shifted in from the last variable down.
             let mut chunks = masks[..self.masks].chunks(3 * 64);
-            for word in weak.iter_mut() {
+            for word in wakes_open.iter_mut() {
                 let buckets = chunks.next().unwrap_or_default();
                 *word = buckets
                     .chunks_exact(3)
@@ -759,17 +759,17 @@ impl Engine {
             }
             return;
         }
-        weak.fill(0);
+        wakes_open.fill(0);
         if words == 0 {
             // No propagator: nobody listens to anything.
         } else if words <= MASK_WORDS {
             for (x, buckets) in masks[..self.masks].chunks_exact(3 * words).enumerate() {
                 let listened = buckets[words..2 * words].iter().any(|&m| m != 0);
-                weak[x / 64] |= u64::from(listened) << (x % 64);
+                wakes_open[x / 64] |= u64::from(listened) << (x % 64);
             }
         } else {
             for (x, b) in self.wake_bounds.windows(3).step_by(3).enumerate() {
-                weak[x / 64] |= u64::from(b[2] > b[0]) << (x % 64);
+                wakes_open[x / 64] |= u64::from(b[2] > b[0]) << (x % 64);
             }
         }
     }
@@ -793,14 +793,14 @@ impl Engine {
     }
 }
 
-/// The queue, the enabled bitset, the weak bitset (`weak` words) and the
+/// The queue, the enabled bitset, the wakes-open bitset (`wakes_open` words) and the
 /// subscriber masks that wake propagators, from an engine's `bits` (see
 /// [`Engine`]'s field).
 #[inline(always)]
 fn split_bits(
     bits: &mut [u64],
     words: usize,
-    weak: usize,
+    wakes_open: usize,
     masks_at: usize,
     masks: usize,
 ) -> (&mut [u64], &[u64], &[u64], &[u64]) {
@@ -808,7 +808,7 @@ fn split_bits(
     (
         queue,
         &rest[..words],
-        &rest[(BITSETS - 1) * words..][..weak],
+        &rest[(BITSETS - 1) * words..][..wakes_open],
         &rest[masks_at - words..][..masks],
     )
 }
@@ -988,8 +988,8 @@ mod tests {
                     expected[x.index() / 64] |= 1 << (x.index() % 64);
                 }
             }
-            let weak = &engine.bits[BITSETS * engine.words..engine.masks_start()];
-            assert_eq!(weak, expected, "round {round}");
+            let wakes_open = &engine.bits[BITSETS * engine.words..engine.masks_start()];
+            assert_eq!(wakes_open, expected, "round {round}");
             assert!(expected[0] != 0 && expected[0] != u64::MAX, "round {round}");
         }
     }

@@ -40,7 +40,7 @@ pub(crate) struct Wakeups<'a> {
     /// `Bounds` of variable `x` (set for more variables is safe, only
     /// slower): a variable without is woken by being fixed alone. As long
     /// as [`fixed_words`] says, the last word zero.
-    pub(crate) weak: &'a [u64],
+    pub(crate) wakes_open: &'a [u64],
 }
 
 /// Whether narrowing `old` to `new` (a subset of `old`) removed its lowest
@@ -278,8 +278,8 @@ pub(crate) struct Block<'b> {
     /// Bit `k` set: variable `first + k` is fixed.
     pub(crate) fixed: u64,
     /// Bit `k` set: some propagator subscribes to `Changed` or `Bounds` of
-    /// variable `first + k` (see [`Wakeups::weak`]).
-    pub(crate) weak: u64,
+    /// variable `first + k` (see [`Wakeups::wakes_open`]).
+    pub(crate) wakes_open: u64,
 }
 
 /// The propagation queue as a narrowing sees it: one bit a propagator,
@@ -551,7 +551,7 @@ impl<'a, Q: Queue> Narrow<'a> for Untraced<'a, Q> {
         let within = u64::MAX >> (64 - n);
         Block {
             fixed: bits_from(self.fixed, first) & within,
-            weak: bits_from(self.wakeups.weak, first) & within,
+            wakes_open: bits_from(self.wakeups.wakes_open, first) & within,
             doms: &mut self.doms[first..first + n],
         }
     }
@@ -722,7 +722,7 @@ mod tests {
                 masks: &masks,
                 bounds: &[],
                 list: &[],
-                weak: &[],
+                wakes_open: &[],
             };
             let (first, n) = (rng.below(90), 1 + rng.below(10));
             let old: Vec<u64> = (0..100).map(|_| rng.next_u64() | 1 << 40).collect();
@@ -814,7 +814,7 @@ mod tests {
             masks: &[],
             bounds: &[],
             list: &[],
-            weak: &[],
+            wakes_open: &[],
         };
         let mut queue = [0u64; 1];
         let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();

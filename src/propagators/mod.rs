@@ -200,9 +200,9 @@ mod tests {
                     _ => (rng.next_u64() & 0xff0) | 1 << (4 + rng.below(8)),
                 })
                 .collect();
-            let weak = rng.next_u64();
-            let untraced = run_with_events(&doms, &mut [], false, weak, &p);
-            let traced = run_with_events(&doms, &mut [], true, weak, &p);
+            let wakes_open = rng.next_u64();
+            let untraced = run_with_events(&doms, &mut [], false, wakes_open, &p);
+            let traced = run_with_events(&doms, &mut [], true, wakes_open, &p);
             assert_eq!(untraced, traced, "{p:?} on {doms:?}");
             narrowed += usize::from(untraced.0.is_ok() && untraced.1 != doms);
             conflicts += usize::from(untraced.0.is_err());

@@ -94,12 +94,12 @@ pub(crate) fn record_in<R>(
 ) -> (R, Vec<(usize, u64, u64)>) {
     // One queue word: wake-ups go through masks, all empty here.
     let masks = vec![0u64; 3 * doms.len()];
-    let weak = vec![0u64; crate::propagator::fixed_words(doms.len())];
+    let wakes_open = vec![0u64; crate::propagator::fixed_words(doms.len())];
     let wakeups = Wakeups {
         masks: &masks,
         bounds: &[],
         list: &[],
-        weak: &weak,
+        wakes_open: &wakes_open,
     };
     let mut queue = [0u64; 1];
     let queue = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
@@ -125,17 +125,17 @@ pub(crate) fn stored<P: Clone + Into<AnyPropagator>>(p: &P) -> AnyPropagator {
 /// state `state` as the engine would, untraced (through its runner) or
 /// traced, and returns what it left. Every variable `x` has its own
 /// subscriber to being fixed, bit `3x + 2` of the queue, and if bit `x` of
-/// `weak` is set two more, bits `3x` (any change) and `3x + 1` (bounds),
+/// `wakes_open` is set two more, bits `3x` (any change) and `3x + 1` (bounds),
 /// woken as the engine's masks wake them: so the queue says which events
 /// each variable had that someone listens to.
 pub(crate) fn run_with_events(
     doms: &[u64],
     state: &mut [u64],
     traced: bool,
-    weak: u64,
+    wakes_open: u64,
     p: &AnyPropagator,
 ) -> Outcome<Propagation> {
-    run_with_events_in(&[], doms, state, traced, weak, p)
+    run_with_events_in(&[], doms, state, traced, wakes_open, p)
 }
 
 /// [`run_with_events`] with the group variables `groups`.
@@ -144,31 +144,31 @@ pub(crate) fn run_with_events_in(
     doms: &[u64],
     state: &mut [u64],
     traced: bool,
-    weak: u64,
+    wakes_open: u64,
     p: &AnyPropagator,
 ) -> Outcome<Propagation> {
     if traced {
-        run_traced_in(groups, doms, state, weak, |ctx| p.run(ctx))
+        run_traced_in(groups, doms, state, wakes_open, |ctx| p.run(ctx))
     } else {
         let (_, _, runner) = p.shape();
-        run_untraced_in(groups, doms, state, weak, |ctx| runner(p, ctx))
+        run_untraced_in(groups, doms, state, wakes_open, |ctx| runner(p, ctx))
     }
 }
 
 /// The subscriber masks of [`run_with_events`] for `n` variables, and the
-/// weak bitset.
-fn event_masks(n: usize, weak: u64) -> (Vec<u64>, [u64; 2]) {
+/// wakes-open bitset.
+fn event_masks(n: usize, wakes_open: u64) -> (Vec<u64>, [u64; 2]) {
     assert!(n <= 21, "three queue bits a variable in one word");
     let masks = (0..3 * n)
         .map(|b| {
             let (x, event) = (b / 3, b % 3);
             // Event e wakes the subscribers to e and to every weaker event.
             (0..=event)
-                .filter(|&e| e == 2 || weak >> x & 1 == 1)
+                .filter(|&e| e == 2 || wakes_open >> x & 1 == 1)
                 .fold(0, |m, e| m | 1 << (3 * x + e))
         })
         .collect();
-    (masks, [weak & (u64::MAX >> (64 - n.max(1))), 0])
+    (masks, [wakes_open & (u64::MAX >> (64 - n.max(1))), 0])
 }
 
 /// Runs `run` in an untraced one-word context on `doms` and `state`, with
@@ -177,15 +177,15 @@ pub(crate) fn run_untraced_in<R>(
     groups: &[VarId],
     doms: &[u64],
     state: &mut [u64],
-    weak: u64,
+    wakes_open: u64,
     run: impl for<'a> FnOnce(&mut Untraced<'a, OneWord<'a>>) -> R,
 ) -> Outcome<R> {
-    let (masks, weak) = event_masks(doms.len(), weak);
+    let (masks, wakes_open) = event_masks(doms.len(), wakes_open);
     let wakeups = Wakeups {
         masks: &masks,
         bounds: &[],
         list: &[],
-        weak: &weak,
+        wakes_open: &wakes_open,
     };
     let mut doms = doms.to_vec();
     let mut queue = [0u64; 1];
@@ -206,15 +206,15 @@ pub(crate) fn run_traced_in<R>(
     groups: &[VarId],
     doms: &[u64],
     state: &mut [u64],
-    weak: u64,
+    wakes_open: u64,
     run: impl FnOnce(&mut Traced<'_, '_>) -> R,
 ) -> Outcome<R> {
-    let (masks, weak) = event_masks(doms.len(), weak);
+    let (masks, wakes_open) = event_masks(doms.len(), wakes_open);
     let wakeups = Wakeups {
         masks: &masks,
         bounds: &[],
         list: &[],
-        weak: &weak,
+        wakes_open: &wakes_open,
     };
     let mut doms = doms.to_vec();
     let mut queue = [0u64; 1];

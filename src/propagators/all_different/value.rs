@@ -777,7 +777,7 @@ impl AllDifferentValue {
         // Whether anyone listens to a narrowing that leaves a variable of
         // the group open: if not (N-queens), the rounds track only the
         // positions they fix.
-        let weak = block.weak;
+        let weak = block.wakes_open;
         let done = if weak != 0 {
             self.rounds_in_place::<M, true>(block.doms, open, fresh)
         } else {
