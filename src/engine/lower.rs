@@ -134,3 +134,47 @@ pub(super) fn redundant_with(
         .fold(Domain::EMPTY, |d, &x| d | domains[x.index()]);
     (initial - held.values == Domain::EMPTY).then_some(by)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::lower;
+    use crate::domain::Domain;
+    use crate::model::{Model, Strength};
+    use crate::propagators::KINDS;
+
+    #[test]
+    fn every_built_in_of_the_table_is_what_some_constraint_lowers_to() {
+        // One constraint of every kind the model offers: together they must
+        // reach every kind of the table, so that the oracle tests, which
+        // post constraints, cover every built-in propagator.
+        let mut m = Model::new();
+        let x = m.int_var("x", 0, 5).expect("valid");
+        let y = m.int_var("y", 0, 5).expect("valid");
+        let z = m.int_var("z", 0, 5).expect("valid");
+        m.equal(x, y).expect("valid");
+        m.equal_value(x, 1).expect("valid");
+        m.not_equal(x, y).expect("valid");
+        m.not_equal_value(x, 1).expect("valid");
+        m.offset(x, y, 1).expect("valid");
+        m.distance(x, y, 1).expect("valid");
+        m.not_distance(x, y, 2).expect("valid");
+        m.less(x, y).expect("valid");
+        m.in_set(x, &[1, 2, 3]).expect("valid");
+        m.all_different(&[x, y, z], Strength::Value).expect("valid");
+        m.all_different(&[x, y, z], Strength::Domain)
+            .expect("valid");
+        m.each_value_held(&[x, y, z], Domain::range(0, 2))
+            .expect("valid");
+        let mut reached: Vec<&str> = m
+            .posted()
+            .iter()
+            .filter_map(|c| lower(c, &m))
+            .map(|p| p.kind())
+            .collect();
+        reached.sort_unstable();
+        reached.dedup();
+        let mut table = KINDS.to_vec();
+        table.sort_unstable();
+        assert_eq!(reached, table);
+    }
+}

@@ -106,7 +106,20 @@ macro_rules! built_ins {
             }
         )*
 
+        /// The built-in kinds, by name, in the table's order.
+        #[cfg(test)]
+        pub(crate) const KINDS: &[&str] = &[$(stringify!($kind)),*];
+
         impl AnyPropagator {
+            /// The kind's name, as [`KINDS`] has it; `Custom` for a user's.
+            #[cfg(test)]
+            pub(crate) fn kind(&self) -> &'static str {
+                match self {
+                    $(AnyPropagator::$kind(_) => stringify!($kind),)*
+                    AnyPropagator::Custom(_) => "Custom",
+                }
+            }
+
             /// What the engine places the propagator by, in one match on
             /// the kind: its priority, its number of state words and its
             /// runner (see [`Runner`]).
