@@ -410,9 +410,13 @@ fn settle<const N: usize>(
     narrowed: &mut u64,
     mates: &mut [u64],
 ) -> Result<(), Conflict> {
-    // (`permutation` adds the positions it narrows to `narrowed` itself,
-    // and says whether the counts settled the run.)
-    if !permutation(dom, &mut open, narrowed)? {
+    // Six open positions or more (five cleared, some left) are more than
+    // the counts settle; groups of eight or fewer, whose runs most often
+    // have fewer, leave that to the counting. (`permutation` adds the
+    // positions it narrows to `narrowed` itself, and says whether the
+    // counts settled the run.)
+    let five_cleared = (0..5).fold(open, |o, _| o & o.wrapping_sub(1));
+    if N > 8 && five_cleared != 0 || !permutation(dom, &mut open, narrowed)? {
         *narrowed |= consistent(dom, open, mates)?;
     }
     Ok(())

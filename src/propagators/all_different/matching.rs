@@ -70,35 +70,37 @@ pub(super) fn consistent<const N: usize>(
     for (chunk, &w) in stored.chunks_exact_mut(8).zip(mates.iter()) {
         chunk.copy_from_slice(&w.to_le_bytes());
     }
-    // mate[j]: the value matched to open position j, as a one-bit set
-    // (zero while it has none, and for the other positions).
+    // The open positions, dense, so that the sweeps below run over arrays:
+    // d[i] is the domain of position pos[i], mate[i] its matched value as
+    // a one-bit set (zero while it has none).
+    let mut d = [0u64; N];
     let mut mate = [0u64; N];
-    let (mut matched, mut lost, mut all) = (0u64, 0u64, 0u64);
-    let mut rest = open;
-    while rest != 0 {
-        let bit = rest & rest.wrapping_neg();
-        let j = at(rest.trailing_zeros() as usize);
-        rest ^= bit;
-        let dj = dom[j];
+    let mut pos = [0u8; N];
+    // `free`: the values no position took yet; `bit`: 1 << k.
+    let (mut k, mut free, mut lost, mut all, mut bit) = (0usize, u64::MAX, 0u64, 0u64, 1u64);
+    let dense = d.iter_mut().zip(mate.iter_mut()).zip(pos.iter_mut());
+    for (((dk, mk), pk), j) in dense.zip(ones(open)) {
+        let dj = dom[at(j)];
         // The stored value, if still in the domain and not taken before.
-        let m = 1u64.wrapping_shl(u32::from(stored[j])) & dj & !matched;
-        mate[j] = m;
-        matched |= m;
+        let m = 1u64.wrapping_shl(u32::from(stored[at(j)])) & dj & free;
+        (*dk, *mk, *pk) = (dj, m, j as u8);
+        free ^= m;
         all |= dj;
         if m == 0 {
             lost |= bit;
         }
+        bit <<= 1;
+        k += 1;
     }
+    let mut matched = !free;
+    let (d, mate, pos) = (&d[..k], &mut mate[..k], &pos[..k]);
     if lost != 0 {
-        repair(dom, &mut mate, &mut matched, open, lost)?;
-        if !mates.is_empty() {
-            for j in ones(open) {
-                stored[at(j)] = mate[at(j)].trailing_zeros() as u8;
-            }
-            for (chunk, w) in stored.chunks_exact(8).zip(mates.iter_mut()) {
-                let mut bytes = [0u8; 8];
-                bytes.copy_from_slice(chunk);
-                *w = u64::from_le_bytes(bytes);
+        repair(d, mate, &mut matched, lost)?;
+        for (&j, &m) in pos.iter().zip(mate.iter()) {
+            let (j, a) = (usize::from(j), u64::from(m.trailing_zeros()));
+            if let Some(word) = mates.get_mut(j / 8) {
+                let at = 8 * (j % 8);
+                *word = *word & !(0xFF << at) | a << at;
             }
         }
     }
@@ -109,36 +111,34 @@ pub(super) fn consistent<const N: usize>(
     let to_free = if free == 0 {
         0
     } else {
-        reaching(dom, &mate, open, free)
+        reaching(d, mate, free)
     };
     // The matched values whose component is still to be found.
     let rest = matched & !to_free;
     if rest == 0 {
         return Ok(0);
     }
-    let first = component(dom, &mate, open, rest);
+    let first = component(d, mate, rest);
     if first == matched {
         // One component holding every matched value, and no free value:
         // every value lies on a cycle.
         return Ok(0);
     }
-    Ok(prune(dom, &mate, open, rest, to_free, first))
+    Ok(prune(dom, d, mate, pos, rest, to_free, first))
 }
 
-/// The values that lead to a value of `free` (see [`consistent`]), those of
-/// `free` among them, through the `open` positions of `dom` and their
-/// matched values `mate`.
+/// The values among `d`'s that lead to a value of `free` (see
+/// [`consistent`]), those of `free` among them.
 ///
 /// A sweep over the positions adds the matched value of each that can take
 /// one of them, and sees the growth of the positions before it; sweeps go
 /// on until one adds nothing.
-fn reaching<const N: usize>(dom: &[u64; N], mate: &[u64; N], open: u64, free: u64) -> u64 {
+fn reaching(d: &[u64], mate: &[u64], free: u64) -> u64 {
     let mut to_free = free;
     loop {
         let before = to_free;
-        for j in ones(open) {
-            let j = j & (N - 1);
-            to_free |= mate[j] & mask(dom[j] & to_free != 0);
+        for (&di, &m) in d.iter().zip(mate) {
+            to_free |= m & mask(di & to_free != 0);
         }
         if to_free == before {
             return to_free;
@@ -148,31 +148,29 @@ fn reaching<const N: usize>(dom: &[u64; N], mate: &[u64; N], open: u64, free: u6
 
 /// The strongly connected component of *leads to* (see [`consistent`])
 /// that holds the lowest value of `rest`, within `rest` (a union of
-/// components), through the `open` positions of `dom` and their matched
-/// values `mate`.
+/// components).
 ///
 /// A forward closure (the values the pivot leads to) and a backward one
 /// (the values that lead to it) grow together by sweeps over the
-/// positions: position `j`, matched to `m` in `rest`, adds its domain to
+/// positions: position `i`, matched to `m` in `rest`, adds its domain to
 /// the forward set once `m` is in it, and adds `m` to the backward set
 /// once its domain meets it. A sweep sees the growth of the positions
 /// before it, so a few sweeps close both; they stop once a sweep adds
 /// nothing, or at once when both hold all of `rest` (one component). Their
 /// meet is the component.
 #[inline(always)]
-fn component<const N: usize>(dom: &[u64; N], mate: &[u64; N], open: u64, rest: u64) -> u64 {
+fn component(d: &[u64], mate: &[u64], rest: u64) -> u64 {
     let pivot = rest & rest.wrapping_neg();
     let (mut fwd, mut bwd) = (pivot, pivot);
     loop {
         let before = (fwd, bwd);
-        for j in ones(open) {
-            let j = j & (N - 1);
+        for (&di, &m) in d.iter().zip(mate) {
             // A position matched outside `rest` adds nothing, so `bwd`
             // stays within `rest`, and so does `fwd` but for values no
             // position matched into `rest` leads on from.
-            let (dj, m) = (dom[j], mate[j] & rest);
-            fwd |= dj & mask(m & fwd != 0);
-            bwd |= m & mask(dj & bwd != 0);
+            let m = m & rest;
+            fwd |= di & mask(m & fwd != 0);
+            bwd |= m & mask(di & bwd != 0);
         }
         if fwd & bwd == rest || (fwd, bwd) == before {
             return fwd & bwd;
@@ -181,49 +179,50 @@ fn component<const N: usize>(dom: &[u64; N], mate: &[u64; N], open: u64, rest: u
 }
 
 /// The end of [`consistent`] when some value goes: the other components of
-/// `rest` (the first found already), then each open position narrowed to
-/// the values that lead to a free one (`to_free`) and, when its matched
-/// value lies in `rest`, that value's component. Returns the positions
-/// narrowed.
+/// `rest` (the first found already), then each open position (`d[i]` the
+/// domain of position `pos[i]`) narrowed to the values that lead to a free
+/// one (`to_free`) and, when its matched value lies in `rest`, that value's
+/// component. Returns the positions narrowed.
 #[cold]
 #[inline(never)]
 fn prune<const N: usize>(
     dom: &mut [u64; N],
-    mate: &[u64; N],
-    open: u64,
+    d: &[u64],
+    mate: &[u64],
+    pos: &[u8],
     mut rest: u64,
     to_free: u64,
     first: u64,
 ) -> u64 {
-    // keep[j]: the values open position j keeps, those of `to_free` aside.
+    // keep[i]: the values open position i keeps, those of `to_free` aside.
     let mut keep = [0u64; N];
+    let keep = &mut keep[..d.len()];
     let mut found = first;
     loop {
-        for j in ones(open) {
-            let j = j & (N - 1);
-            keep[j] |= found & mask(mate[j] & found != 0);
+        for (kp, &m) in keep.iter_mut().zip(mate) {
+            *kp |= found & mask(m & found != 0);
         }
         rest &= !found;
         if rest == 0 {
             break;
         }
-        found = component(dom, mate, open, rest);
+        found = component(d, mate, rest);
     }
     let mut narrowed = 0u64;
-    for j in ones(open) {
-        let j = j & (N - 1);
+    for ((&di, &kp), &j) in d.iter().zip(keep.iter()).zip(pos) {
         // A position matched to a value that leads to a free one keeps
         // those values only: any other would have to lead to its own.
-        let left = dom[j] & (keep[j] | to_free);
-        if left != dom[j] {
-            dom[j] = left;
+        let left = di & (kp | to_free);
+        if left != di {
+            let j = usize::from(j);
+            dom[j & (N - 1)] = left;
             narrowed |= 1 << j;
         }
     }
     narrowed
 }
 
-/// Gives each `lost` position among the `open` ones of `dom` a value of its
+/// Gives each position of `lost` (dense indices into `d`) a value of its
 /// own: a free one where its domain has one (at the root, where nothing is
 /// stored: a greedy matching), else by an augmenting path. `matched` is
 /// the set of values `mate` holds, kept so.
@@ -232,62 +231,49 @@ fn prune<const N: usize>(
 ///
 /// [`Conflict`] when some position cannot be matched: by Hall's theorem
 /// the positions then have too few values between them.
-fn repair<const N: usize>(
-    dom: &[u64; N],
-    mate: &mut [u64; N],
-    matched: &mut u64,
-    open: u64,
-    lost: u64,
-) -> Result<(), Conflict> {
+fn repair(d: &[u64], mate: &mut [u64], matched: &mut u64, lost: u64) -> Result<(), Conflict> {
     let mut stuck = 0u64;
-    for j in ones(lost) {
-        let j = j & (N - 1);
-        let free = dom[j] & !*matched;
+    for i in ones(lost) {
+        let free = d[i] & !*matched;
         let a = free & free.wrapping_neg();
-        mate[j] = a;
+        mate[i] = a;
         *matched |= a;
-        stuck |= u64::from(a == 0) << j;
+        stuck |= u64::from(a == 0) << i;
     }
-    for j in ones(stuck) {
-        if !augment(dom, mate, matched, open, j) {
+    for i in ones(stuck) {
+        if !augment(d, mate, matched, i) {
             return Err(Conflict);
         }
     }
     Ok(())
 }
 
-/// Looks for a shortest alternating path from open position `j` (of
-/// `open`, unmatched) to a free value and flips it, breadth first over
+/// Looks for a shortest alternating path from position `i` (a dense index
+/// into `d`, unmatched) to a free value and flips it, breadth first over
 /// value sets: layer by layer, the values the positions matched to the
 /// last layer's values can take, each new value remembering the position
 /// that reached it. Returns whether it found one.
 #[cold]
 #[inline(never)]
-fn augment<const N: usize>(
-    dom: &[u64; N],
-    mate: &mut [u64; N],
-    matched: &mut u64,
-    open: u64,
-    j: usize,
-) -> bool {
-    // owner[a]: the open position matched to value a (owner[64] takes the
+fn augment(d: &[u64], mate: &mut [u64], matched: &mut u64, i: usize) -> bool {
+    // owner[a]: the position matched to value a (owner[64] takes the
     // writes for the positions that have none).
     let mut owner = [0u8; 65];
-    for i in ones(open) {
-        owner[mate[i & (N - 1)].trailing_zeros() as usize] = i as u8;
+    for (p, &m) in mate.iter().enumerate() {
+        owner[m.trailing_zeros() as usize] = p as u8;
     }
     // by[a]: the position that reached value a, and would take it.
     let mut by = [0u8; 64];
     let (mut seen, mut layer) = (0u64, 0u64);
     let mut reach = |from: usize, seen: &mut u64, layer: &mut u64| {
-        let new = dom[from & (N - 1)] & !*seen;
+        let new = d[from] & !*seen;
         for a in ones(new) {
             by[a] = from as u8;
         }
         *seen |= new;
         *layer |= new;
     };
-    reach(j, &mut seen, &mut layer);
+    reach(i, &mut seen, &mut layer);
     loop {
         let free = layer & !*matched;
         if free != 0 {
@@ -297,10 +283,10 @@ fn augment<const N: usize>(
             let mut a = free.trailing_zeros() as usize;
             *matched |= 1 << a;
             loop {
-                let p = usize::from(by[a]) & (N - 1);
+                let p = usize::from(by[a]);
                 let old = mate[p];
                 mate[p] = 1 << a;
-                if p == j {
+                if p == i {
                     return true;
                 }
                 a = old.trailing_zeros() as usize & 63;
