@@ -11,7 +11,8 @@ use std::hint::black_box;
 use std::num::NonZeroUsize;
 
 use bitfd::{Mode, Model, SearchOptions, Solver, Strength};
-use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use criterion::measurement::WallTime;
+use criterion::{BenchmarkGroup, BenchmarkId, Criterion, criterion_group, criterion_main};
 use serde_json::Value;
 
 fn count(model: &Model) -> u64 {
@@ -108,6 +109,66 @@ fn queens_counts(c: &mut Criterion) {
     group.finish();
 }
 
+/// A board of `michael404_multisize.json` by its id, with every `reveal`-th
+/// blank filled in from its stated solution (none for 0), and its box size.
+fn multisize_board(id: &str, reveal: usize) -> (usize, String) {
+    let data = common::load_json("sudoku/michael404_multisize.json");
+    let puzzle = data["puzzles"]
+        .as_array()
+        .expect("puzzles")
+        .iter()
+        .find(|p| p["id"] == id)
+        .unwrap_or_else(|| panic!("no board {id}"));
+    let text = |key: &str| puzzle[key].as_str().expect("a board").to_owned();
+    let line = match reveal {
+        0 => text("puzzle"),
+        step => common::reveal_every(step, &text("puzzle"), &text("solution")),
+    };
+    (puzzle["box"].as_u64().expect("box") as usize, line)
+}
+
+/// Engine build and search to exhaustion (every solution counted) of
+/// sudoku boards at both strengths, each unit with each-value-held (the
+/// model `tests/common`'s `sudoku_model` builds); the model is built once,
+/// outside the timing. The id names each tree's nodes, so that a median
+/// divided by them is the cost of a node.
+fn sudoku_strengths(group: &mut BenchmarkGroup<'_, WallTime>) {
+    let boards = [
+        // The 17-clue board known as hard for brute force ("wiki17", from
+        // Wikipedia's page on sudoku solving algorithms), which domain
+        // all-different solves at the root.
+        ("wiki17", multisize_board("m404-9-hardToBruteForce", 0)),
+        ("16x16-hard1", multisize_board("m404-16-hard1", 0)),
+        // As they are, the 25x25 and 36x36 boards take minutes: these have
+        // a blank in 16 (in 20) filled from the stated solution.
+        (
+            "25x25-puzzel1-every-16th-revealed",
+            multisize_board("m404-25-puzzel1", 16),
+        ),
+        (
+            "36x36-puzzel1-every-20th-revealed",
+            multisize_board("m404-36-puzzel1", 20),
+        ),
+    ];
+    for (name, (size, line)) in boards {
+        for (strength, label) in [(Strength::Domain, "domain"), (Strength::Value, "value")] {
+            let settings = common::SudokuSettings {
+                strength,
+                each_value_held: true,
+            };
+            let model = common::sudoku_model_with(size, &line, settings).model;
+            let stats = Solver::new(&model).count(&SearchOptions::default()).stats;
+            assert_eq!(stats.solutions, 1, "{name}");
+            let id = format!("{label}-{}-nodes", stats.nodes);
+            group.bench_with_input(
+                BenchmarkId::new(format!("{name}/build+all"), id),
+                &model,
+                |b, m| b.iter(|| black_box(count(m))),
+            );
+        }
+    }
+}
+
 fn sudoku_sets(c: &mut Criterion) {
     let mut group = c.benchmark_group("sudoku");
     let top95 = common::load_json("sudoku/norvig_top95.json");
@@ -167,6 +228,35 @@ fn sudoku_sets(c: &mut Criterion) {
             },
         );
     }
+    // The median and the hardest again, with value all-different (and
+    // each-value-held, as above): the cost of a node at either strength.
+    let value = common::SudokuSettings {
+        strength: Strength::Value,
+        each_value_held: true,
+    };
+    for (name, (_, i)) in &picks[1..] {
+        let line = top95["puzzles"][*i]["puzzle"].as_str().expect("puzzle");
+        let model = common::sudoku_model_with(3, line, value).model;
+        let stats = Solver::new(&model)
+            .solve(&SearchOptions::default(), Mode::AtMost(2))
+            .stats;
+        assert_eq!(stats.solutions, 1);
+        let id = format!("{name}-{}-nodes", stats.nodes);
+        group.bench_with_input(
+            BenchmarkId::new("top95-value/unique-check", id),
+            &model,
+            |b, m| {
+                b.iter(|| {
+                    black_box(
+                        Solver::new(m)
+                            .solve(&SearchOptions::default(), Mode::AtMost(2))
+                            .stats,
+                    )
+                })
+            },
+        );
+    }
+    sudoku_strengths(&mut group);
     group.finish();
 }
 

@@ -4,9 +4,9 @@
 //! to post the constraint and `holds`, the constraint's meaning written here
 //! over plain `u8` tuples, with no bitfd code in it. A generated [`Case`] is
 //! 2–4 variables with random non-empty domains over `0..=8`. The harness
-//! enumerates every tuple of the input domains, runs `Engine::propagate` on
-//! a one-constraint model, and checks the propagator contract of
-//! `src/propagators/mod.rs`:
+//! enumerates every tuple of the input domains ([`Truth::by_enumeration`]),
+//! runs `Engine::propagate` on a one-constraint model, and checks the
+//! propagator contract of `src/propagators/mod.rs` ([`check_against`]):
 //!
 //! 1. **sound:** every tuple that satisfies `holds` survives, and
 //!    propagation does not fail while one exists;
@@ -20,6 +20,11 @@
 //!    public re-queue, so this is how "running again changes nothing" is
 //!    observed from outside).
 //!
+//! Groups of up to twelve variables are too many for the enumeration: for
+//! the all-different over them ([`group_case`]) the same checks run against
+//! [`Truth::of_all_different`], a backtracking search for an assignment of
+//! distinct values through each supported value.
+//!
 //! The oracle's own arithmetic works on raw bits, not on `Domain`'s
 //! operations, so a wrong domain primitive cannot hide a wrong propagator.
 //! The `oracle_rejects_*` tests show that each check can fail.
@@ -28,7 +33,8 @@ use bitfd::propagator::{Conflict, Ctx, Event, Propagation, Propagator, Status, S
 use bitfd::{ConstraintId, Domain, Engine, Model, ModelError, Strength, VarId};
 use proptest::prelude::*;
 use proptest::sample::Index;
-use proptest::test_runner::TestCaseError;
+use proptest::strategy::ValueTree;
+use proptest::test_runner::{TestCaseError, TestRunner};
 
 /// Generated cases per property: all of them together run in well under a
 /// second in release.
@@ -95,6 +101,54 @@ fn case() -> impl Strategy<Value = Case> {
             doms: bits.into_iter().map(Domain::from_bits).collect(),
             pick,
         })
+}
+
+/// The largest group [`group_case`] makes.
+const GROUP: usize = 12;
+
+/// A case for one group of 1 to [`GROUP`] variables, all of the case's:
+/// domains within a window of values as wide as the group, one narrower or
+/// up to two wider, from the lowest value up to 3, each value in about a
+/// quarter or half of the domains; so that groups fail, prune and hold
+/// alike.
+fn group_case() -> impl Strategy<Value = Case> {
+    (1..=GROUP)
+        .prop_flat_map(|n| {
+            (
+                prop::collection::vec((any::<u16>(), any::<u16>(), any::<bool>()), n),
+                0u32..4,
+                0usize..4,
+                any::<usize>(),
+            )
+        })
+        .prop_map(|(masks, base, extra, pick)| {
+            let width = (masks.len() + extra).saturating_sub(1).max(1);
+            let window = (1u64 << width) - 1;
+            let doms = masks
+                .into_iter()
+                .map(|(a, b, sparse)| {
+                    let drawn = if sparse { a & b } else { a };
+                    let d = u64::from(drawn) & window;
+                    let d = if d == 0 {
+                        1 << (usize::from(b) % width)
+                    } else {
+                        d
+                    };
+                    Domain::from_bits(d << base)
+                })
+                .collect();
+            Case { doms, pick }
+        })
+}
+
+/// The group of all of `case`'s variables: in declaration order, or from
+/// a later one round (as the case's `pick` says), so that both the group
+/// read as one block and the one read variable by variable run.
+fn whole_group(case: &Case) -> Vec<usize> {
+    let n = case.doms.len();
+    let mut group: Vec<usize> = (0..n).collect();
+    group.rotate_left(case.pick / 3 % n);
+    group
 }
 
 /// What a propagator promises beyond soundness, exactness and a fixpoint.
@@ -170,6 +224,121 @@ fn show(doms: &[Domain]) -> String {
     parts.join(" ")
 }
 
+/// What holds on a case's input domains, as the oracle finds it.
+#[derive(Clone, Debug)]
+struct Truth {
+    /// Each variable's supported values: the projection of the solutions.
+    support: Vec<u64>,
+    /// A solution, if there is one: the one the case's `pick` selects.
+    good: Option<Vec<u8>>,
+    /// A tuple of the input domains that violates the constraint, if there
+    /// is one: the one the case's `pick` selects.
+    bad: Option<Vec<u8>>,
+}
+
+impl Truth {
+    /// By enumerating every tuple of `case`'s domains.
+    fn by_enumeration<H: Fn(&[u8]) -> bool>(case: &Case, holds: H) -> Truth {
+        let (good, bad): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
+            tuples(&case.doms).into_iter().partition(|t| holds(t));
+        let support = (0..case.doms.len())
+            .map(|i| good.iter().fold(0, |s, t| s | 1 << t[i]))
+            .collect();
+        let pick = |all: &[Vec<u8>]| (!all.is_empty()).then(|| all[case.pick % all.len()].clone());
+        Truth {
+            support,
+            good: pick(&good),
+            bad: pick(&bad),
+        }
+    }
+
+    /// For `t[group[k]] + offsets[k]` pairwise different (`group` distinct
+    /// variables, all of `case`'s; no offsets: all zero), by backtracking:
+    /// a value is supported when some assignment of distinct shifted values
+    /// to the whole group gives it. A violating tuple puts two variables on
+    /// one shifted value.
+    fn of_all_different(case: &Case, group: &[usize], offsets: &[i64]) -> Truth {
+        let n = group.len();
+        assert!(
+            (0..case.doms.len()).all(|x| group.contains(&x)),
+            "every variable in the group once"
+        );
+        let off = |k: usize| offsets.get(k).copied().unwrap_or(0);
+        // Position k's values shifted, as a set (offsets keep them within
+        // 0..=63).
+        let shifted: Vec<u64> = (0..n)
+            .map(|k| {
+                values(case.doms[group[k]].bits())
+                    .into_iter()
+                    .fold(0, |s, v| s | 1 << (i64::from(v) + off(k)))
+            })
+            .collect();
+        // The search takes the positions with fewer values first.
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by_key(|&k| shifted[k].count_ones());
+        let mut support = vec![0u64; case.doms.len()];
+        let mut good = None;
+        let mut at = vec![0u64; n];
+        // No assignment at all: nothing is supported (and the searches
+        // below, one a value, would each fail the long way).
+        let solvable = distinct_completion(&shifted, &order, &mut at, 0);
+        for k in (0..n).filter(|_| solvable) {
+            for v in values(shifted[k]) {
+                let value = i64::from(v) - off(k);
+                if support[group[k]] >> value & 1 == 1 {
+                    continue;
+                }
+                // Position k on v, the others searched.
+                let mut only = shifted.clone();
+                only[k] = 1 << v;
+                if distinct_completion(&only, &order, &mut at, 0) {
+                    let mut tuple = vec![0u8; case.doms.len()];
+                    for (j, &a) in at.iter().enumerate() {
+                        let w = i64::from(a.trailing_zeros()) - off(j);
+                        tuple[group[j]] = u8::try_from(w).expect("a value");
+                        support[group[j]] |= 1 << w;
+                    }
+                    good.get_or_insert(tuple);
+                }
+            }
+        }
+        // A clash: the first pair of positions, from the pick on, that can
+        // share a shifted value, the others at their lowest values.
+        let pairs: Vec<(usize, usize)> = pairs(n).filter(|(i, j)| i < j).collect();
+        let bad = (0..pairs.len()).find_map(|r| {
+            let (i, j) = pairs[(case.pick + r) % pairs.len()];
+            let shared = shifted[i] & shifted[j];
+            (shared != 0).then(|| {
+                let v = i64::from(shared.trailing_zeros());
+                let mut tuple: Vec<u8> = case.doms.iter().map(|d| low(d.bits())).collect();
+                tuple[group[i]] = u8::try_from(v - off(i)).expect("a value");
+                tuple[group[j]] = u8::try_from(v - off(j)).expect("a value");
+                tuple
+            })
+        });
+        Truth { support, good, bad }
+    }
+}
+
+/// Whether the positions `order[r..]` can take values of `shifted` (a set
+/// a position) distinct from each other and from those `at` gives
+/// `order[..r]` (one-bit sets); if so, `at` gives them such values.
+fn distinct_completion(shifted: &[u64], order: &[usize], at: &mut [u64], r: usize) -> bool {
+    let Some(&k) = order.get(r) else {
+        return true;
+    };
+    let taken = order[..r].iter().fold(0, |t, &j| t | at[j]);
+    let mut left = shifted[k] & !taken;
+    while left != 0 {
+        at[k] = left & left.wrapping_neg();
+        left &= left - 1;
+        if distinct_completion(shifted, order, at, r + 1) {
+            return true;
+        }
+    }
+    false
+}
+
 /// The shared oracle: checks the propagator that `post` creates against
 /// `holds` on `case`, for the claims in the file's doc.
 fn check<P, H>(case: &Case, promise: Promise, post: P, holds: H) -> Result<(), TestCaseError>
@@ -177,30 +346,46 @@ where
     P: Fn(&mut Model, &[VarId]) -> Result<ConstraintId, ModelError>,
     H: Fn(&[u8]) -> bool,
 {
+    check_against(case, promise, post, &Truth::by_enumeration(case, holds))
+}
+
+/// The claims of the file's doc for the propagator that `post` creates on
+/// `case`, whose solutions `truth` describes.
+fn check_against<P>(
+    case: &Case,
+    promise: Promise,
+    post: P,
+    truth: &Truth,
+) -> Result<(), TestCaseError>
+where
+    P: Fn(&mut Model, &[VarId]) -> Result<ConstraintId, ModelError>,
+{
     let input = &case.doms;
-    let (good, bad): (Vec<Vec<u8>>, Vec<Vec<u8>>) =
-        tuples(input).into_iter().partition(|t| holds(t));
     let out = run(input, &post);
     let at = format!("input {}, output {:?}", show(input), out);
+    let support = &truth.support;
 
-    // 1. Sound: every solution survives.
-    if !good.is_empty() {
+    // 1. Sound: every solution survives, that is every supported value.
+    if let Some(solution) = &truth.good {
         let Ok(doms) = &out else {
             return Err(TestCaseError::fail(format!(
-                "failed although {:?} satisfies the constraint; {at}",
-                good[0]
+                "failed although {solution:?} satisfies the constraint; {at}"
             )));
         };
-        for t in &good {
-            let kept = t.iter().zip(doms).all(|(&v, d)| d.bits() >> v & 1 == 1);
-            prop_assert!(kept, "solution {:?} was pruned; {}", t, at);
+        for (i, (d, &s)) in doms.iter().zip(support).enumerate() {
+            prop_assert!(
+                s & !d.bits() == 0,
+                "x{} lost supported values {}; {}",
+                i,
+                Domain::from_bits(s & !d.bits()),
+                at
+            );
         }
     }
 
     // 2. Exact when fixed: one solution stays whole, one non-solution fails.
     let fixed = |t: &[u8]| -> Vec<Domain> { t.iter().map(|&v| Domain::singleton(v)).collect() };
-    if !good.is_empty() {
-        let t = &good[case.pick % good.len()];
+    if let Some(t) = &truth.good {
         let doms = fixed(t);
         prop_assert_eq!(
             run(&doms, &post),
@@ -209,8 +394,7 @@ where
             t
         );
     }
-    if !bad.is_empty() {
-        let t = &bad[case.pick % bad.len()];
+    if let Some(t) = &truth.bad {
         prop_assert!(
             run(&fixed(t), &post).is_err(),
             "fixed non-solution {:?} was accepted",
@@ -219,22 +403,19 @@ where
     }
 
     // 3. Strong: compare with the projection of the solutions.
-    let support: Vec<u64> = (0..input.len())
-        .map(|i| good.iter().fold(0, |s, t| s | 1 << t[i]))
-        .collect();
     match promise {
         Promise::Sound => {}
-        Promise::Domain | Promise::Bounds if good.is_empty() => {
+        Promise::Domain | Promise::Bounds if truth.good.is_none() => {
             prop_assert!(out.is_err(), "no solution, yet no failure; {}", at);
         }
         Promise::Domain => {
             let doms = out.as_ref().expect("checked by soundness");
             let bits: Vec<u64> = doms.iter().map(|d| d.bits()).collect();
-            prop_assert_eq!(&bits, &support, "not the supported values; {}", at);
+            prop_assert_eq!(&bits, support, "not the supported values; {}", at);
         }
         Promise::Bounds => {
             let doms = out.as_ref().expect("checked by soundness");
-            for (i, (d, &s)) in doms.iter().zip(&support).enumerate() {
+            for (i, (d, &s)) in doms.iter().zip(support).enumerate() {
                 let (lo, hi) = (low(s), high(s));
                 let between = input[i].bits() & (u64::MAX << lo) & (u64::MAX >> (63 - hi));
                 prop_assert_eq!(
@@ -417,6 +598,23 @@ proptest! {
             Promise::Domain,
             |m, v| post_all_different(m, v, &group, &offsets, Strength::Domain),
             |t| all_distinct(t, &group, &offsets),
+        )?;
+    }
+
+    #[test]
+    fn all_different_domain_keeps_exactly_the_supported_values_of_groups_up_to_twelve(
+        case in group_case(),
+        raw in prop::collection::vec(-4i64..=4, GROUP),
+        shifted in any::<bool>(),
+    ) {
+        let group = whole_group(&case);
+        let offsets = if shifted { case.offsets(&group, &raw) } else { Vec::new() };
+        let truth = Truth::of_all_different(&case, &group, &offsets);
+        check_against(
+            &case,
+            Promise::Domain,
+            |m, v| post_all_different(m, v, &group, &offsets, Strength::Domain),
+            &truth,
         )?;
     }
 
@@ -619,4 +817,82 @@ fn oracle_rejects_a_propagator_weaker_than_it_promises() {
         Domain::range(0, 3),
     );
     assert!(verdict.is_err(), "{verdict:?}");
+}
+
+#[test]
+fn group_cases_fail_prune_and_hold_alike() {
+    // The group property above can only show a wrong propagator on cases
+    // where something is at stake: the generated groups must include
+    // groups without a solution, groups whose supported values are fewer
+    // than their values, and groups where every value is supported, of
+    // every size, shifted or not.
+    let mut runner = TestRunner::deterministic();
+    let strategy = (group_case(), prop::collection::vec(-4i64..=4, GROUP));
+    let (mut failing, mut pruned, mut whole) = ([0; GROUP + 1], [0; GROUP + 1], [0; GROUP + 1]);
+    for round in 0..3_000 {
+        let (case, raw) = strategy.new_tree(&mut runner).expect("a case").current();
+        let group = whole_group(&case);
+        let offsets = if round % 2 == 0 {
+            case.offsets(&group, &raw)
+        } else {
+            Vec::new()
+        };
+        let truth = Truth::of_all_different(&case, &group, &offsets);
+        let n = case.doms.len();
+        if truth.good.is_none() {
+            failing[n] += 1;
+        } else if truth
+            .support
+            .iter()
+            .zip(&case.doms)
+            .any(|(&s, d)| s != d.bits())
+        {
+            pruned[n] += 1;
+        } else {
+            whole[n] += 1;
+        }
+    }
+    for n in 3..=GROUP {
+        assert!(
+            failing[n] > 5 && pruned[n] > 5 && whole[n] > 5,
+            "{n} variables: {} fail, {} prune, {} hold",
+            failing[n],
+            pruned[n],
+            whole[n]
+        );
+    }
+}
+
+#[test]
+fn the_search_oracle_agrees_with_enumeration_on_small_groups() {
+    // Truth::of_all_different stands in for the enumeration where that
+    // is out of reach; where both reach, they must agree.
+    let mut runner = TestRunner::deterministic();
+    let strategy = (group_case(), prop::collection::vec(-4i64..=4, GROUP));
+    let mut compared = 0;
+    for round in 0..3_000 {
+        let (case, raw) = strategy.new_tree(&mut runner).expect("a case").current();
+        if case.doms.len() > 5 {
+            continue;
+        }
+        let group = whole_group(&case);
+        let offsets = if round % 2 == 0 {
+            case.offsets(&group, &raw)
+        } else {
+            Vec::new()
+        };
+        let searched = Truth::of_all_different(&case, &group, &offsets);
+        let enumerated = Truth::by_enumeration(&case, |t| all_distinct(t, &group, &offsets));
+        assert_eq!(searched.support, enumerated.support, "{}", show(&case.doms));
+        assert_eq!(searched.good.is_some(), enumerated.good.is_some());
+        assert_eq!(searched.bad.is_some(), enumerated.bad.is_some());
+        if let Some(t) = &searched.good {
+            assert!(all_distinct(t, &group, &offsets), "{t:?} is no solution");
+        }
+        if let Some(t) = &searched.bad {
+            assert!(!all_distinct(t, &group, &offsets), "{t:?} is a solution");
+        }
+        compared += 1;
+    }
+    assert!(compared > 500, "{compared} cases compared");
 }

@@ -6,7 +6,7 @@ mod common;
 
 use bitfd::{Domain, Engine, Mode, SearchOptions, SearchStatus, Solver, Strength};
 use common::{
-    ExpectedCount, Sudoku, SudokuSettings, load_json, sudoku_alphabet, sudoku_model,
+    ExpectedCount, Sudoku, SudokuSettings, load_json, reveal_every, sudoku_alphabet, sudoku_model,
     sudoku_model_with,
 };
 use serde_json::Value;
@@ -304,24 +304,6 @@ fn michael404_16x16_multiple_solutions_board_has_more_than_the_100_the_data_stat
     assert_eq!(boards.len(), 101);
 }
 
-/// `puzzle` with every `step`-th blank filled in from `solution`: a board
-/// with more givens and (when `puzzle` has only `solution`) the same
-/// unique solution.
-fn reveal_every(step: usize, puzzle: &str, solution: &str) -> String {
-    let mut blanks = 0;
-    puzzle
-        .chars()
-        .zip(solution.chars())
-        .map(|(given, answer)| {
-            if given != '.' {
-                return given;
-            }
-            blanks += 1;
-            if blanks % step == 0 { answer } else { '.' }
-        })
-        .collect()
-}
-
 /// The 25x25 and 36x36 boards.
 fn large_boards() -> Vec<Value> {
     let boards: Vec<Value> = multisize(5).into_iter().chain(multisize(6)).collect();
@@ -401,4 +383,84 @@ fn givens_are_read_in_the_boards_alphabet() {
     assert_eq!(sudoku.givens[..3], [Some(1), Some(9), None]);
     assert_eq!(sudoku.model.len(), 81);
     assert_eq!(sudoku.units().len(), 27);
+}
+
+/// Every board the model of `line` (a board of box size `size`) at
+/// `strength`, with each-value-held, has, sorted; `None` when the search
+/// stopped at `node_limit` nodes first.
+fn every_board(
+    size: usize,
+    line: &str,
+    strength: Strength,
+    node_limit: u64,
+) -> Option<Vec<String>> {
+    let settings = SudokuSettings {
+        strength,
+        each_value_held: true,
+    };
+    let sudoku = sudoku_model_with(size, line, settings);
+    let options = SearchOptions::default().node_limit(node_limit);
+    let outcome = Solver::new(&sudoku.model).solve(&options, Mode::All);
+    if outcome.status.is_cut_short() {
+        return None;
+    }
+    let mut boards: Vec<String> = outcome
+        .solutions
+        .iter()
+        .map(|s| sudoku.render(s.values()))
+        .collect();
+    boards.sort_unstable();
+    Some(boards)
+}
+
+#[test]
+fn domain_and_value_strength_find_the_same_boards_on_all_sudoku_data() {
+    // Both strengths prune only what no solution uses, so they must find
+    // the same boards. Every board of every file: the 9x9 sets whole, the
+    // multi-size file's 9x9 and 16x16 boards as they are, its 25x25 and
+    // 36x36 boards (minutes of search as they are) with every 8th blank
+    // revealed. Each search stops at a node limit, which only the 16x16
+    // board with more than a hundred solutions reaches (at both
+    // strengths); domain strength, whose trees are never bigger, must
+    // finish wherever value strength does.
+    const NODES: u64 = 20_000;
+    let (mut puzzles, mut compared, mut boards) = (0, 0, 0);
+    for file in [
+        "sudoku/norvig_top95.json",
+        "sudoku/norvig_hardest.json",
+        "sudoku/royle_17clue_first500.json",
+        "sudoku/magictour_top1465.json",
+        "sudoku/serg_first200_nonunique.json",
+        "sudoku/michael404_multisize.json",
+    ] {
+        let data = load_json(file);
+        let file_box = data["box"].as_u64();
+        for puzzle in data["puzzles"].as_array().expect("puzzles") {
+            let id = &puzzle["id"];
+            let size = box_size(puzzle, file_box);
+            let line = match size {
+                3 | 4 => text(puzzle, "puzzle").to_owned(),
+                _ => reveal_every(8, text(puzzle, "puzzle"), text(puzzle, "solution")),
+            };
+            puzzles += 1;
+            let domain = every_board(size, &line, Strength::Domain, NODES);
+            let value = every_board(size, &line, Strength::Value, NODES);
+            match (domain, value) {
+                (Some(domain), Some(value)) => {
+                    assert_eq!(domain, value, "{id}");
+                    compared += 1;
+                    boards += domain.len();
+                }
+                (domain, value) => {
+                    assert!(value.is_none(), "{id}: domain strength stopped short");
+                    assert!(
+                        domain.is_none() && id == CAPPED_AT_100,
+                        "{id} stopped short"
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(compared, puzzles - 1, "all but the capped board");
+    assert!(boards > 50_000, "{boards} boards");
 }

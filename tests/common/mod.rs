@@ -372,6 +372,24 @@ pub(crate) fn sudoku_model_with(box_size: usize, puzzle: &str, settings: SudokuS
     }
 }
 
+/// `puzzle` with every `step`-th blank filled in from `solution`: a board
+/// with more givens and (when `puzzle` has only `solution`) the same
+/// unique solution.
+pub(crate) fn reveal_every(step: usize, puzzle: &str, solution: &str) -> String {
+    let mut blanks = 0;
+    puzzle
+        .chars()
+        .zip(solution.chars())
+        .map(|(given, answer)| {
+            if given != '.' {
+                return given;
+            }
+            blanks += 1;
+            if blanks % step == 0 { answer } else { '.' }
+        })
+        .collect()
+}
+
 /// N-queens with one variable a row (its queen's column, `0..n`) and three
 /// all-different constraints with offsets: columns `x_i`, diagonals
 /// `x_i + i` and anti-diagonals `x_i - i + (n - 1)`, the offsets keeping

@@ -7,9 +7,12 @@
 //! occurs twice (then a narrowing through one position may allow more at
 //! another, and a run reports `Status::Changed`).
 //! State: one word, the positions whose fixed value is gone from all the
-//! others, so a run only removes the values of positions fixed since.
+//! others, so a run only removes the values of positions fixed since; and
+//! for a group of more than eight, the matching of the last run, a byte a
+//! position (see [`matching`](super::matching)), so a run repairs it
+//! rather than matching from scratch.
 
-use super::matching::{consistent, consistent8_out_of_line, permutation8};
+use super::matching::{consistent, mate_words, permutation};
 use super::{at_most_one, shift};
 use crate::domain::Domain;
 use crate::domain::ones;
@@ -117,7 +120,12 @@ impl AllDifferentDomain {
         let n = vars.len();
         debug_assert!(n <= N, "the caller picks a tier that fits");
         let mut dom = [0u64; N];
-        let mut fixed = 0u64;
+        let all = u64::MAX >> (64 - n);
+        // The positions handled by an earlier run (here or above in the
+        // tree): fixed, their values gone from the others, and so below
+        // (domains only shrink). No step reads their domains again.
+        let handled = *ctx.first_state_word();
+        let mut fixed = handled;
         if N == 8 && self.in_order() {
             // Variables `first..first + n`, unshifted, none twice: the
             // domains are one slice, and the fixed ones are read from the
@@ -131,25 +139,24 @@ impl AllDifferentDomain {
         } else if self.shifted {
             // Two loops, so the common unshifted one tests nothing per
             // position but the variable's index.
-            let offsets = self.offsets.iter();
-            for (i, ((d, &x), &c)) in dom.iter_mut().zip(vars).zip(offsets).enumerate() {
-                *d = shift(ctx.dom(x).bits(), c);
-                fixed |= u64::from(at_most_one(*d)) << i;
+            for i in ones(all & !handled) {
+                let bits = shift(ctx.dom(vars[i]).bits(), self.offset(i));
+                dom[i & (N - 1)] = bits;
+                fixed |= u64::from(at_most_one(bits)) << i;
             }
         } else {
-            for (i, (d, &x)) in dom.iter_mut().zip(vars).enumerate() {
-                *d = ctx.dom(x).bits();
-                fixed |= u64::from(at_most_one(*d)) << i;
+            for i in ones(all & !handled) {
+                let bits = ctx.dom(vars[i]).bits();
+                dom[i & (N - 1)] = bits;
+                // The plain test: in this block LLVM keeps it a blsr.
+                fixed |= u64::from(bits & bits.wrapping_sub(1) == 0) << i;
             }
         }
-        let all = u64::MAX >> (64 - n);
         let mut open = !fixed & all;
 
-        // Phase 1: fixed values leave the other positions. Those of the
-        // positions handled by an earlier run (here or above in the tree)
-        // are gone already.
-        let fresh = fixed & !*ctx.first_state_word();
-        let mut narrowed = remove_fixed_values(&mut dom, &mut open, fresh)?;
+        // Phase 1: the values of the positions fixed since leave the
+        // others.
+        let mut narrowed = remove_fixed_values(&mut dom, &mut open, fixed & !handled)?;
         // Every fixed position's value is now gone from the others, and
         // stays gone below (domains only shrink). Should the matching fail,
         // the state is thrown away with the domains.
@@ -158,15 +165,12 @@ impl AllDifferentDomain {
         // Phase 2, for three open positions or more (two cleared, some left).
         let two_cleared = open & open.wrapping_sub(1);
         if two_cleared & two_cleared.wrapping_sub(1) != 0 {
-            // The smallest tier (its array is exactly eight long) counts
-            // holders, then if need be matches on 8×8 bit matrices.
-            match <&mut [u64; 8]>::try_from(&mut dom[..]) {
-                Ok(small) => settle8(small, open, &mut narrowed)?,
-                Err(_) => narrowed |= consistent::<N>(&mut dom, n, open)?,
-            }
+            settle(&mut dom, open, &mut narrowed, &mut ctx.state()[1..])?;
         }
 
-        self.restrict_all(ctx, vars, &dom, narrowed)?;
+        if narrowed != 0 {
+            self.restrict_all(ctx, vars, &dom, narrowed)?;
+        }
         // A repeated variable narrowed through one position may allow more
         // pruning at its other positions.
         Ok(if self.repeats {
@@ -205,7 +209,7 @@ impl AllDifferentDomain {
         *ctx.first_state_word() = !open & all;
         let two_cleared = open & open.wrapping_sub(1);
         if two_cleared & two_cleared.wrapping_sub(1) != 0 {
-            settle8(&mut dom, open, &mut narrowed)?;
+            settle(&mut dom, open, &mut narrowed, &mut [])?;
         }
 
         // Each narrowed domain is a non-empty strict subset of the block's
@@ -336,22 +340,30 @@ fn remove_fixed_values<const N: usize>(
     Ok(narrowed)
 }
 
-/// Phase 2 of [`AllDifferentDomain::filter`] for a group of eight or
-/// fewer, `open` three positions or more: counting holders
-/// ([`permutation8`]), then if need be the matching on 8×8 bit matrices
-/// ([`consistent8`](super::matching::consistent8), out of line: most
-/// runs of a puzzle's groups settle by counting). Adds the positions it
-/// narrows to `narrowed`.
+/// Phase 2 of [`AllDifferentDomain::filter`], `open` three positions or
+/// more: counting holders ([`permutation`]), then if need be Régin's
+/// matching ([`consistent`]) from the one `mates` keeps (none for a group
+/// of eight or fewer: counting settles most of their runs). Adds the
+/// positions it narrows to `narrowed`.
 ///
 /// # Errors
 ///
 /// [`Conflict`] when no assignment of distinct values is left.
 #[inline(always)]
-fn settle8(dom: &mut [u64; 8], mut open: u64, narrowed: &mut u64) -> Result<(), Conflict> {
-    // (`permutation8` adds the positions it narrows to `narrowed` itself,
-    // and says whether the counts settled the run.)
-    if !permutation8(dom, &mut open, narrowed)? {
-        *narrowed |= consistent8_out_of_line(dom, open)?;
+fn settle<const N: usize>(
+    dom: &mut [u64; N],
+    mut open: u64,
+    narrowed: &mut u64,
+    mates: &mut [u64],
+) -> Result<(), Conflict> {
+    // Six open positions or more (five cleared, some left) are more than
+    // the counts settle; groups of eight or fewer, whose runs most often
+    // have fewer, leave that to the counting. (`permutation` adds the
+    // positions it narrows to `narrowed` itself, and says whether the
+    // counts settled the run.)
+    let five_cleared = (0..5).fold(open, |o, _| o & o.wrapping_sub(1));
+    if N > 8 && five_cleared != 0 || !permutation(dom, &mut open, narrowed)? {
+        *narrowed |= consistent(dom, open, mates)?;
     }
     Ok(())
 }
@@ -367,9 +379,11 @@ impl BuiltIn for AllDifferentDomain {
     }
 
     /// One word: bit `i` set when position `i` is fixed and its value is
-    /// gone from every other position.
+    /// gone from every other position; then, for a group of more than
+    /// eight, the value matched to each position by the last run, a byte a
+    /// position (see [`matching`](super::matching)).
     fn state_words(&self) -> usize {
-        1
+        1 + mate_words(self.vars.len())
     }
 
     #[inline(always)]
@@ -463,13 +477,15 @@ mod tests {
             let (p, m, vars) = random_group(&mut rng);
             let n = p.vars.len();
             let mut doms = three_values_each(&mut rng, m, n);
-            let mut state = [0u64];
+            let words = p.state_words();
+            let mut state = vec![0u64; words];
             for _ in 0..2 * m {
                 let x = rng.below(m);
                 narrow_a_step(&mut rng, &mut doms[x]);
                 let mut from_scratch = doms.clone();
                 let kept = record_in(&vars, &mut doms, &mut state, |ctx| p.run(ctx));
-                let fresh = record_in(&vars, &mut from_scratch, &mut [0], |ctx| p.run(ctx));
+                let mut zeros = vec![0u64; words];
+                let fresh = record_in(&vars, &mut from_scratch, &mut zeros, |ctx| p.run(ctx));
                 assert_eq!(kept, fresh, "group {p:?}");
                 if kept.0.is_err() {
                     conflicts += 1;
@@ -554,7 +570,8 @@ mod tests {
                 })
                 .collect();
             let weak = rng.next_u64();
-            let (mut untraced_state, mut traced_state) = ([0u64], [0u64]);
+            let words = p.state_words();
+            let (mut untraced_state, mut traced_state) = (vec![0u64; words], vec![0u64; words]);
             let untraced =
                 run_with_events_in(&vars, &doms, &mut untraced_state, false, weak, &stored(&p));
             let traced =
@@ -562,7 +579,7 @@ mod tests {
             assert_eq!(untraced, traced, "group {p:?} on {doms:?}");
             assert_eq!(untraced_state, traced_state, "group {p:?} on {doms:?}");
             // The engine's runner, which runs untraced with a one-word queue.
-            let mut runner_state = [0u64];
+            let mut runner_state = vec![0u64; words];
             let any = AnyPropagator::AllDifferentDomain(p.clone());
             let run = run_with_events_in(&vars, &doms, &mut runner_state, false, weak, &any);
             assert_eq!(run, traced, "group {p:?} on {doms:?}");

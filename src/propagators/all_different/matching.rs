@@ -1,21 +1,42 @@
-//! Régin's filtering for the domain all-different, bit-parallel: a
-//! matching, then the values that lie on an alternating cycle or path,
-//! found by closures over `u64` value sets ([`consistent`]), or, for groups
-//! of at most eight, by one closure over an 8×8 bit matrix of values (or,
-//! for values spread wider than eight, of positions) ([`consistent8`]).
-//! Before the matching, up to five open positions over as many values (a
-//! permutation) are settled, most often, by counting each value's holders
-//! ([`permutation8`]).
+//! Régin's filtering for the domain all-different, bit-parallel, for every
+//! group size up to 64.
+//!
+//! * [`consistent`]: a maximum matching, kept from the run before and
+//!   repaired where values went, then the values that lie on an alternating
+//!   path to a free value or on an alternating cycle, found by closures over
+//!   `u64` value sets, a few word operations a position.
+//! * [`permutation`]: up to five open positions over as many values (a
+//!   puzzle's houses, a sudoku unit's last cells), settled most often by
+//!   counting each value's holders, with no matching.
+//!
+//! # The matching in the state words
+//!
+//! A group of more than eight positions keeps the value last matched to
+//! each position, a byte a position, eight a word (little-endian), in the
+//! state words after its first ([`mate_words`]); a smaller group keeps
+//! none (counting settles most of its runs) and matches from scratch. A
+//! stored value counts only while it is still in its position's domain and
+//! no earlier position took it, so a stale entry (zeros at the root, the
+//! value of a position fixed since) costs a repair, never a wrong answer.
+//! Below in the tree domains only shrink, so most entries stay good, and a
+//! run repairs the positions that lost their value, most often with a free
+//! value, otherwise by an augmenting path.
 
 use super::{at_most_one, mask};
 use crate::domain::ones;
 use crate::propagator::Conflict;
 
-/// No position, in the `u8` table of value owners.
-const NONE: u8 = u8::MAX;
+/// The state words, after the first, in which a group of `n` positions
+/// keeps its matching: a byte a position, none for eight positions or
+/// fewer.
+pub(super) fn mate_words(n: usize) -> usize {
+    if n > 8 { n.div_ceil(8) } else { 0 }
+}
 
-/// Domain-consistent filtering of the positions in `open` among `dom[..n]`
-/// (the others are fixed, on values no open position holds). Returns the
+/// Domain-consistent filtering of the positions in `open` among `dom`
+/// (the others are fixed, on values no open position holds, or past the
+/// group), starting from the matching `mates` holds (see [`mate_words`]),
+/// which it repairs and leaves there for the next run. Returns the
 /// positions it narrowed.
 ///
 /// Régin's characterisation, worked in value space. Take a matching that
@@ -24,136 +45,272 @@ const NONE: u8 = u8::MAX;
 /// to `a` can take `b`: moving that position from `a` to `b` frees `a` and
 /// takes `b` from whoever holds it. Position `w`, matched to `m`, keeps
 /// value `a` iff some maximum matching gives it `a`, that is iff the chain
-/// of moves that starts when `w` takes `a` ends somewhere: back at `m` (a
-/// cycle: `a` leads, step by step, to `m`), or at a value no position
-/// holds (a path: `a` leads to a free value). The values that lead to a
-/// free value are found by one backward closure from the free ones. The
-/// rest split into strongly connected components of *leads to*, found one
-/// at a time by a forward and a backward closure from a pivot (their meet
-/// is the pivot's component); `a`, which `m` leads to directly, leads
-/// back to `m` iff both share a component.
+/// of moves that starts when `w` takes `a` ends somewhere: at a value no
+/// position holds (a path: `a` leads to a free value), or back at `m` (a
+/// cycle: `a` leads, step by step, to `m`; as `m` leads to `a`, both lie in
+/// one strongly connected component of *leads to*).
 ///
-/// Every set is a `u64` of values, so a closure step is a few word
-/// operations; when the open positions form one component (the common
-/// case: nothing to prune) the whole filter costs a matching and two
-/// closures. The loops run over all `n` positions, with zeros standing in
-/// for the positions outside `open`: a fixed trip count is one the branch
-/// predictor learns.
+/// The values that lead to a free value are one backward closure from the
+/// free ones ([`reaching`]). The other matched values split into
+/// components, found one at a time from a pivot ([`component`]). When no
+/// value is free and one component holds every matched value (the common
+/// case: nothing to prune) the filter costs the check of the stored
+/// matching and one component's closures, a few word operations an open
+/// position each.
 pub(super) fn consistent<const N: usize>(
     dom: &mut [u64; N],
-    n: usize,
     open: u64,
+    mates: &mut [u64],
 ) -> Result<u64, Conflict> {
-    let d = &dom[..n];
-    // mate[j]: the value matched to open position j, as a one-bit set (zero
-    // for the other positions); owner[a]: the position matched to value a,
-    // NONE if a is free (owner[64] takes the writes for "no value").
-    let mut mate = [0u64; N];
-    let mate = &mut mate[..n];
-    let mut owner = [NONE; 65];
-    let mut used = 0u64;
-    let mut all = 0u64;
-    // Greedy first: most positions get a free value at once.
-    let mut unmatched = 0u64;
-    for (j, (&dj, m)) in d.iter().zip(mate.iter_mut()).enumerate() {
-        let here = mask(open >> j & 1 != 0);
-        all |= dj & here;
-        let free = dj & !used & here;
-        let v = free & free.wrapping_neg();
-        *m = v;
-        used |= v;
-        owner[v.trailing_zeros() as usize] = j as u8;
-        unmatched |= u64::from(v == 0) << j;
+    // Positions are below `N`, a power of two: `& (N - 1)` spares the
+    // bounds checks.
+    const { assert!(N.is_power_of_two() && N <= 64, "a tier of at most 64") };
+    let at = |i: usize| i & (N - 1);
+    // The stored values, a byte a position.
+    let mut stored = [0u8; N];
+    for (chunk, &w) in stored.chunks_exact_mut(8).zip(mates.iter()) {
+        chunk.copy_from_slice(&w.to_le_bytes());
     }
-    // Then an augmenting path for each position left over (Kuhn).
-    for j in ones(unmatched & open) {
-        let mut visited = 0u64;
-        if !augment(d, mate, &mut owner, j, &mut visited) {
+    // The open positions, dense, so that the sweeps below run over arrays:
+    // d[i] is the domain of position pos[i], mate[i] its matched value as
+    // a one-bit set (zero while it has none).
+    let mut d = [0u64; N];
+    let mut mate = [0u64; N];
+    let mut pos = [0u8; N];
+    // `free`: the values no position took yet; `bit`: 1 << k.
+    let (mut k, mut free, mut lost, mut all, mut bit) = (0usize, u64::MAX, 0u64, 0u64, 1u64);
+    let dense = d.iter_mut().zip(mate.iter_mut()).zip(pos.iter_mut());
+    for (((dk, mk), pk), j) in dense.zip(ones(open)) {
+        let dj = dom[at(j)];
+        // The stored value, if still in the domain and not taken before.
+        let m = 1u64.wrapping_shl(u32::from(stored[at(j)])) & dj & free;
+        (*dk, *mk, *pk) = (dj, m, j as u8);
+        free ^= m;
+        all |= dj;
+        if m == 0 {
+            lost |= bit;
+        }
+        bit <<= 1;
+        k += 1;
+    }
+    let mut matched = !free;
+    let (d, mate, pos) = (&d[..k], &mut mate[..k], &pos[..k]);
+    if lost != 0 {
+        repair(d, mate, &mut matched, lost)?;
+        for (&j, &m) in pos.iter().zip(mate.iter()) {
+            let (j, a) = (usize::from(j), u64::from(m.trailing_zeros()));
+            if let Some(word) = mates.get_mut(j / 8) {
+                let at = 8 * (j % 8);
+                *word = *word & !(0xFF << at) | a << at;
+            }
+        }
+    }
+
+    // Values that lead to a free value (the free ones among them): any
+    // position may take them.
+    let free = all & !matched;
+    let to_free = if free == 0 {
+        0
+    } else {
+        reaching(d, mate, free)
+    };
+    // The matched values whose component is still to be found.
+    let rest = matched & !to_free;
+    if rest == 0 {
+        return Ok(0);
+    }
+    let first = component(d, mate, rest);
+    if first == matched {
+        // One component holding every matched value, and no free value:
+        // every value lies on a cycle.
+        return Ok(0);
+    }
+    Ok(prune(dom, d, mate, pos, rest, to_free, first))
+}
+
+/// The values among `d`'s that lead to a value of `free` (see
+/// [`consistent`]), those of `free` among them.
+///
+/// A sweep over the positions adds the matched value of each that can take
+/// one of them, and sees the growth of the positions before it; sweeps go
+/// on until one adds nothing.
+fn reaching(d: &[u64], mate: &[u64], free: u64) -> u64 {
+    let mut to_free = free;
+    loop {
+        let before = to_free;
+        for (&di, &m) in d.iter().zip(mate) {
+            to_free |= m & mask(di & to_free != 0);
+        }
+        if to_free == before {
+            return to_free;
+        }
+    }
+}
+
+/// The strongly connected component of *leads to* (see [`consistent`])
+/// that holds the lowest value of `rest`, within `rest` (a union of
+/// components).
+///
+/// A forward closure (the values the pivot leads to) and a backward one
+/// (the values that lead to it) grow together by sweeps over the
+/// positions: position `i`, matched to `m` in `rest`, adds its domain to
+/// the forward set once `m` is in it, and adds `m` to the backward set
+/// once its domain meets it. A sweep sees the growth of the positions
+/// before it, so a few sweeps close both; they stop once a sweep adds
+/// nothing, or at once when both hold all of `rest` (one component). Their
+/// meet is the component.
+#[inline(always)]
+fn component(d: &[u64], mate: &[u64], rest: u64) -> u64 {
+    let pivot = rest & rest.wrapping_neg();
+    let (mut fwd, mut bwd) = (pivot, pivot);
+    loop {
+        let before = (fwd, bwd);
+        for (&di, &m) in d.iter().zip(mate) {
+            // A position matched outside `rest` adds nothing, so `bwd`
+            // stays within `rest`, and so does `fwd` but for values no
+            // position matched into `rest` leads on from.
+            let m = m & rest;
+            fwd |= di & mask(m & fwd != 0);
+            bwd |= m & mask(di & bwd != 0);
+        }
+        if fwd & bwd == rest || (fwd, bwd) == before {
+            return fwd & bwd;
+        }
+    }
+}
+
+/// The end of [`consistent`] when some value goes: the other components of
+/// `rest` (the first found already), then each open position (`d[i]` the
+/// domain of position `pos[i]`) narrowed to the values that lead to a free
+/// one (`to_free`) and, when its matched value lies in `rest`, that value's
+/// component. Returns the positions narrowed.
+#[cold]
+#[inline(never)]
+fn prune<const N: usize>(
+    dom: &mut [u64; N],
+    d: &[u64],
+    mate: &[u64],
+    pos: &[u8],
+    mut rest: u64,
+    to_free: u64,
+    first: u64,
+) -> u64 {
+    // keep[i]: the values open position i keeps, those of `to_free` aside.
+    let mut keep = [0u64; N];
+    let keep = &mut keep[..d.len()];
+    let mut found = first;
+    loop {
+        for (kp, &m) in keep.iter_mut().zip(mate) {
+            *kp |= found & mask(m & found != 0);
+        }
+        rest &= !found;
+        if rest == 0 {
+            break;
+        }
+        found = component(d, mate, rest);
+    }
+    let mut narrowed = 0u64;
+    for ((&di, &kp), &j) in d.iter().zip(keep.iter()).zip(pos) {
+        // A position matched to a value that leads to a free one keeps
+        // those values only: any other would have to lead to its own.
+        let left = di & (kp | to_free);
+        if left != di {
+            let j = usize::from(j);
+            dom[j & (N - 1)] = left;
+            narrowed |= 1 << j;
+        }
+    }
+    narrowed
+}
+
+/// Gives each position of `lost` (dense indices into `d`) a value of its
+/// own: a free one where its domain has one (at the root, where nothing is
+/// stored: a greedy matching), else by an augmenting path. `matched` is
+/// the set of values `mate` holds, kept so.
+///
+/// # Errors
+///
+/// [`Conflict`] when some position cannot be matched: by Hall's theorem
+/// the positions then have too few values between them.
+fn repair(d: &[u64], mate: &mut [u64], matched: &mut u64, lost: u64) -> Result<(), Conflict> {
+    let mut stuck = 0u64;
+    for i in ones(lost) {
+        let free = d[i] & !*matched;
+        let a = free & free.wrapping_neg();
+        mate[i] = a;
+        *matched |= a;
+        stuck |= u64::from(a == 0) << i;
+    }
+    for i in ones(stuck) {
+        if !augment(d, mate, matched, i) {
             return Err(Conflict);
         }
     }
-    let mut matched = 0u64;
-    for &v in mate.iter() {
-        matched |= v;
-    }
-    // Values that lead to a free value (the free ones included): a position
-    // may take any of them.
-    let mut to_free = all & !matched;
-    if to_free != 0 {
-        loop {
-            let mut grow = 0u64;
-            for (&dj, &m) in d.iter().zip(mate.iter()) {
-                grow |= m & mask(dj & to_free != 0);
-            }
-            if grow & !to_free == 0 {
-                break;
-            }
-            to_free |= grow;
-        }
-    }
-    // allowed[j]: the values open position j keeps.
-    let mut allowed = [0u64; N];
-    let allowed = &mut allowed[..n];
-    // The matched values whose component is still to be found.
-    let mut rest = matched & !to_free;
-    while rest != 0 {
-        let pivot = rest & rest.wrapping_neg();
-        // Forward: the values the pivot leads to, within `rest` (one step
-        // per value reached).
-        let mut fwd = pivot;
-        let mut todo = pivot;
-        while todo != 0 {
-            let a = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            let step = d[usize::from(owner[a])] & rest & !fwd;
-            fwd |= step;
-            todo |= step;
-        }
-        // Backward: the values that lead to the pivot. Only those the pivot
-        // also leads to can share its component, so stay within `fwd`.
-        let mut bwd = pivot;
-        loop {
-            let mut grow = 0u64;
-            for (&dj, &m) in d.iter().zip(mate.iter()) {
-                grow |= m & mask(dj & bwd != 0);
-            }
-            grow &= fwd;
-            if grow & !bwd == 0 {
-                break;
-            }
-            bwd |= grow;
-        }
-        let component = fwd & bwd;
-        if component == matched {
-            // One component holding every matched value: every value of
-            // every position lies on a cycle or is free.
-            return Ok(0);
-        }
-        // The positions matched into the component keep its values.
-        for (a, &m) in allowed.iter_mut().zip(mate.iter()) {
-            *a |= component & mask(m & component != 0);
-        }
-        rest &= !component;
-    }
-    let mut narrowed = 0u64;
-    for (j, (dj, &a)) in dom[..n].iter_mut().zip(allowed.iter()).enumerate() {
-        // Any value that leads to a free one stays, and a position matched
-        // to such a value keeps only those (its `allowed` is empty). The
-        // positions outside `open` keep everything.
-        let left = *dj & (a | to_free | mask(open >> j & 1 == 0));
-        narrowed |= u64::from(left != *dj) << j;
-        *dj = left;
-    }
-    Ok(narrowed)
+    Ok(())
 }
 
-/// The filtering of [`consistent8`] without a matching, for up to five
-/// open positions (`open`: three or more) that hold exactly as many values as there are of them,
-/// within a window of eight (a permutation: a puzzle's houses), when
-/// counting holders settles it. Narrows `dom`,
-/// adds the positions it narrows to `narrowed` and takes those it fixes
-/// out of `open`; returns whether the open positions left are domain
-/// consistent, or else leaves them to [`consistent8`].
+/// Looks for a shortest alternating path from position `i` (a dense index
+/// into `d`, unmatched) to a free value and flips it, breadth first over
+/// value sets: layer by layer, the values the positions matched to the
+/// last layer's values can take, each new value remembering the position
+/// that reached it. Returns whether it found one.
+#[cold]
+#[inline(never)]
+fn augment(d: &[u64], mate: &mut [u64], matched: &mut u64, i: usize) -> bool {
+    // owner[a]: the position matched to value a (owner[64] takes the
+    // writes for the positions that have none).
+    let mut owner = [0u8; 65];
+    for (p, &m) in mate.iter().enumerate() {
+        owner[m.trailing_zeros() as usize] = p as u8;
+    }
+    // by[a]: the position that reached value a, and would take it.
+    let mut by = [0u8; 64];
+    let (mut seen, mut layer) = (0u64, 0u64);
+    let mut reach = |from: usize, seen: &mut u64, layer: &mut u64| {
+        let new = d[from] & !*seen;
+        for a in ones(new) {
+            by[a] = from as u8;
+        }
+        *seen |= new;
+        *layer |= new;
+    };
+    reach(i, &mut seen, &mut layer);
+    loop {
+        let free = layer & !*matched;
+        if free != 0 {
+            // Flip the path back from the free value: each position on it
+            // takes the value it reached, giving up its own to the one
+            // before it.
+            let mut a = free.trailing_zeros() as usize;
+            *matched |= 1 << a;
+            loop {
+                let p = usize::from(by[a]);
+                let old = mate[p];
+                mate[p] = 1 << a;
+                if p == i {
+                    return true;
+                }
+                a = old.trailing_zeros() as usize & 63;
+            }
+        }
+        let mut next = 0u64;
+        for a in ones(layer) {
+            reach(usize::from(owner[a]), &mut seen, &mut next);
+        }
+        if next == 0 {
+            return false;
+        }
+        layer = next;
+    }
+}
+
+/// The filtering of [`consistent`] without a matching, for up to five open
+/// positions (`open`: three or more) that hold exactly as many values as
+/// there are of them (a permutation: a puzzle's houses, a sudoku unit's
+/// last cells), when counting holders settles it. Narrows `dom`, adds the
+/// positions it narrows to `narrowed` and takes those it fixes out of
+/// `open`; returns whether the open positions left are domain consistent,
+/// or else leaves them to [`consistent`].
 ///
 /// In a permutation of `k` positions every value is taken, so a set of
 /// `t` positions that hold `t` values between them (a Hall set: they take
@@ -180,27 +337,20 @@ pub(super) fn consistent<const N: usize>(
 /// `k` values): its mirror is `k - s` values held by at most `k - t < k -
 /// s` positions each, which fails the count that rules out a Hall set of
 /// `s` positions.
-///
-/// Three positions over three values need no more than the first count:
-/// none of the values may be held by one position alone.
-///
-/// Always inlined: called from `settle8`, itself inlined in two places,
-/// LLVM kept it out of line, a call and its register saves in most runs of
-/// a puzzle's groups.
 #[inline(always)]
-pub(super) fn permutation8(
-    dom: &mut [u64; 8],
+pub(super) fn permutation<const N: usize>(
+    dom: &mut [u64; N],
     open: &mut u64,
     narrowed: &mut u64,
 ) -> Result<bool, Conflict> {
     debug_assert!(open.count_ones() >= 3, "the caller's three open positions");
+    let at = |i: usize| i & (N - 1);
     // The values the open positions must take, after the first round.
     let mut values = None;
     loop {
         // How many open positions hold each value, bit-sliced: `odd` and
         // `twos` count modulo four (a half adder each), `fours` is set
-        // once four do (fewer operations a position than four running
-        // thresholds). Then held[m]: the values that m + 1 open positions
+        // once four do. Then held[m]: the values that m + 1 open positions
         // or more hold.
         let (mut odd, mut twos, mut fours) = (0u64, 0u64, 0u64);
         let mut k = 0u32;
@@ -209,14 +359,11 @@ pub(super) fn permutation8(
             // positions or more, the first three added at once (a sum of
             // three is below four: no `fours`), then up to two more (a
             // domain of zero for one that is not there adds nothing), and
-            // a sixth is more than the counts settle. Without a loop's
-            // trip count and the registers it carries: classic zebra
-            // 35,938 -> 35,682 instructions, the Oz zebra at domain
-            // strength 55,894 -> 54,989.
+            // a sixth is more than the counts settle.
             let mut rest = *open;
             // The domain of the lowest position in `rest`, taken out of it.
             let next = |rest: &mut u64| {
-                let d = dom[rest.trailing_zeros() as usize & 7];
+                let d = dom[at(rest.trailing_zeros() as usize)];
                 *rest &= rest.wrapping_sub(1);
                 d
             };
@@ -226,9 +373,7 @@ pub(super) fn permutation8(
             k = 3;
             // Three positions over three values, none held by one alone
             // (`odd & !twos`: held once): no Hall set of two (it would
-            // leave its third value to the third position alone), so
-            // settled without the rest (classic zebra 35,682 -> 35,464,
-            // the Oz zebra 54,989 -> 54,565).
+            // leave its third value to the third position alone).
             if rest == 0 && odd & !twos == 0 {
                 let one_cleared = twos & twos.wrapping_sub(1);
                 let two_cleared = one_cleared & one_cleared.wrapping_sub(1);
@@ -249,7 +394,7 @@ pub(super) fn permutation8(
             k += u32::from(rest != 0);
         } else {
             for j in ones(*open) {
-                let d = dom[j & 7];
+                let d = dom[at(j)];
                 let carry = odd & d;
                 odd ^= d;
                 fours |= twos & carry;
@@ -286,14 +431,11 @@ pub(super) fn permutation8(
         // values do not cover it.
         let (mut lowest, mut fixed) = (0u64, 0u64);
         // A position holding some of them keeps those (one, unless a
-        // conflict). (With the position's bit at hand and a branch, not
-        // flags shifted by the index and a masked store: LLVM then needs
-        // fewer registers in the whole run, 430 instructions a classic
-        // zebra solve.)
+        // conflict).
         let mut rest = *open;
         while rest != 0 {
             let bit = rest & rest.wrapping_neg();
-            let j = rest.trailing_zeros() as usize & 7;
+            let j = at(rest.trailing_zeros() as usize);
             rest ^= bit;
             let mine = dom[j] & single;
             lowest |= mine & mine.wrapping_neg();
@@ -312,222 +454,33 @@ pub(super) fn permutation8(
     }
 }
 
-/// Whether `bits` holds exactly `k` values, all within a window of eight
-/// (a count of eight bits: shorter than one of sixty-four).
+/// Whether `bits` holds exactly `k` values (a count of eight bits when
+/// they lie within a window of eight: shorter than one of sixty-four).
 #[inline(always)]
 fn holds_exactly(bits: u64, k: u32) -> bool {
     let w = bits >> (bits.trailing_zeros() & 63);
-    w <= 0xFF && (w as u8).count_ones() == k
+    if w <= 0xFF {
+        (w as u8).count_ones() == k
+    } else {
+        w.count_ones() == k
+    }
 }
 
 /// Whether two of the `open` positions (two values or more each) hold the
 /// same two values: a Hall set of two.
-fn twins(dom: &[u64; 8], open: u64) -> bool {
+fn twins<const N: usize>(dom: &[u64; N], open: u64) -> bool {
+    let at = |i: usize| i & (N - 1);
     let mut pairs = 0u64;
     for j in ones(open) {
-        let d = dom[j & 7];
+        let d = dom[at(j)];
         pairs |= u64::from(at_most_one(d & (d - 1))) << j;
     }
-    ones(pairs).any(|j| ones(pairs & ((1 << j) - 1)).any(|i| dom[i & 7] == dom[j & 7]))
-}
-
-/// [`consistent8`], out of line: the runs of groups of eight or fewer
-/// most often settle without it (see [`permutation8`]), and inlined it
-/// would enlarge their frame.
-#[inline(never)]
-pub(super) fn consistent8_out_of_line(dom: &mut [u64; 8], open: u64) -> Result<u64, Conflict> {
-    consistent8(dom, open)
-}
-
-/// Bit 0 of every row of an 8×8 bit matrix held in a `u64`, one byte a
-/// row: entry `(i, j)` is bit `8 * i + j`.
-const LOW: u64 = 0x0101_0101_0101_0101;
-
-/// [`consistent`] for groups of at most eight positions: the same
-/// filtering of the positions in `open` (the others are fixed, on values no
-/// open position holds, or past the group), where a relation is one 8×8 bit
-/// matrix in a `u64`. Returns the positions it narrowed.
-///
-/// When the open positions' values fit in a window of eight (the common
-/// case: a puzzle's houses), the relation is *leads to* of [`consistent`],
-/// in value space: row `a` (the value `lo + a`) holds the values the
-/// position matched to it can take, so building it moves one byte a
-/// position, and the values that go are one word operation away.
-/// Position `w`, matched to `m`, keeps value `a` iff `a` leads,
-/// step by step, back to `m` (a cycle; `m` itself among them) or to a free
-/// value (a path). Otherwise the relation is one between positions (see
-/// [`reach_positions`]). Either way, *leads* becomes *reaches* by its
-/// transitive closure (Warshall's algorithm, one row operation a step), and
-/// the rest is a few word operations on the matrices, with no loop over
-/// components or closures over values.
-pub(super) fn consistent8(dom: &mut [u64; 8], open: u64) -> Result<u64, Conflict> {
-    // The matching, as in `consistent`: greedy, then Kuhn. Only open
-    // positions are matched, and the search never leaves them (a value's
-    // owner is open), so it reads `dom` as it is.
-    let mut mate = [0u64; 8];
-    let mut owner = [NONE; 65];
-    let (mut matched, mut all) = (0u64, 0u64);
-    let mut unmatched = 0u64;
-    // `leads` (below) for values within `0..8` as the greedy matching
-    // makes it, used when it is the whole matching and those are all the
-    // values (a puzzle's houses, numbered from 1); otherwise built anew.
-    let mut leads_low = 0u64;
-    for j in ones(open) {
-        all |= dom[j];
-        let free = dom[j] & !matched;
-        let v = free & free.wrapping_neg();
-        mate[j] = v;
-        matched |= v;
-        let a = v.trailing_zeros();
-        owner[a as usize] = j as u8;
-        unmatched |= u64::from(v == 0) << j;
-        leads_low |= dom[j].wrapping_shl(8 * a);
-    }
-    if unmatched != 0 {
-        for j in ones(unmatched) {
-            let mut visited = 0u64;
-            if !augment(&dom[..], &mut mate, &mut owner, j, &mut visited) {
-                return Err(Conflict);
-            }
-        }
-        matched = mate.iter().fold(0, |all, &v| all | v);
-    }
-    // leads: row a holds the values the position matched to value a can
-    // take (a itself among them); free values have empty rows. The window
-    // of eight starts at `lo`: at 0 when it can (the relation is the same,
-    // moved), so the greedy matching's `leads_low` serves.
-    let (lo, leads) = if all <= 0xFF && unmatched == 0 {
-        (0, leads_low)
-    } else {
-        let lo = all.trailing_zeros();
-        if all >> lo > 0xFF {
-            return Ok(reach_positions(dom, open, &mate, &owner, matched));
-        }
-        let mut leads = 0u64;
-        for w in ones(open) {
-            leads |= (dom[w] >> lo) << (8 * (mate[w].trailing_zeros() - lo));
-        }
-        (lo, leads)
-    };
-    // Row b of the transpose: the values that reach value b. Free values
-    // lead nowhere, so only matched ones can be steps.
-    let reached = transpose8(close8(leads, matched >> lo));
-    // The values that reach a free value, the free ones included.
-    let free = (all & !matched) >> lo;
-    let mut freeing = free;
-    for f in ones(free) {
-        freeing |= reached >> (8 * f) & 0xFF;
-    }
-    // The position matched to value a (row a of `leads`) keeps the values
-    // that end a chain of moves: back at a (row a of `reached`) or at a
-    // free value. The moves that fail both go.
-    let gone = leads & !(reached | (freeing * LOW));
-    let mut narrowed = 0u64;
-    for b in ones(gone) {
-        let w = usize::from(owner[lo as usize + b / 8]);
-        dom[w] &= !(1 << (lo as usize + b % 8));
-        narrowed |= 1 << w;
-    }
-    Ok(narrowed)
-}
-
-/// The end of [`consistent8`] for values spread wider than eight, in
-/// position space. Say position `w` *reaches* position `i` (`w` itself
-/// included) when a chain of moves leads from `w` to `i`: `w` can take the
-/// value matched to the next position, that one the value matched to the
-/// one after, and so on to `i`. Position `w` keeps the value matched to `i`
-/// (`w` can take it) iff `i`, turned out of it, can end its chain of moves
-/// somewhere: back at `w` (`i` reaches `w`: a cycle) or at a free value
-/// (`i` reaches a position that can take a free value: a path). Free values
-/// stay, as everywhere.
-#[cold]
-fn reach_positions(
-    dom: &mut [u64; 8],
-    open: u64,
-    mate: &[u64; 8],
-    owner: &[u8; 65],
-    matched: u64,
-) -> u64 {
-    // moves: row w holds the positions whose matched value w can take (w
-    // itself among them); to_free: the positions that can take a free value.
-    let (mut moves, mut to_free) = (0u64, 0u64);
-    for w in ones(open) {
-        to_free |= u64::from(dom[w] & !matched != 0) << w;
-        let mut row = 0u64;
-        for a in ones(dom[w] & matched) {
-            row |= 1 << owner[a];
-        }
-        moves |= row << (8 * w);
-    }
-    // Row i of the transpose: the positions that reach i. Only open
-    // positions have moves, so only they can be steps.
-    let reached = transpose8(close8(moves, open));
-    // The positions that reach one that can take a free value.
-    let mut freeing = 0u64;
-    for t in ones(to_free) {
-        freeing |= reached >> (8 * t) & 0xFF;
-    }
-    // w keeps the value matched to i when i ends its chain: a free value or
-    // back at w. The moves that fail both go.
-    let gone = moves & !((freeing * LOW) | reached);
-    let mut narrowed = 0u64;
-    for b in ones(gone) {
-        let (w, i) = (b / 8, b % 8);
-        dom[w] &= !mate[i];
-        narrowed |= 1 << w;
-    }
-    narrowed
-}
-
-/// The transitive closure of the relation `m` (an 8×8 bit matrix, see
-/// [`LOW`]), where only the indices in `steps` have a row or a column to
-/// go through. Warshall: after step `k`, row `i` holds what `i` reaches
-/// through the steps handled so far; every row holding `k` takes row `k`.
-#[inline(always)]
-fn close8(m: u64, steps: u64) -> u64 {
-    let mut reach = m;
-    for k in ones(steps) {
-        let through_k = (reach >> k & LOW) * 0xFF;
-        let from_k = (reach >> (8 * k) & 0xFF) * LOW;
-        reach |= through_k & from_k;
-    }
-    reach
-}
-
-/// The transpose of an 8×8 bit matrix, one byte a row (see [`LOW`]): three
-/// rounds of swapping blocks across the diagonal, 1×1 blocks, then 2×2,
-/// then 4×4 (Hacker's Delight, 7-3).
-fn transpose8(x: u64) -> u64 {
-    let t = (x ^ x >> 7) & 0x00AA_00AA_00AA_00AA;
-    let x = x ^ t ^ t << 7;
-    let t = (x ^ x >> 14) & 0x0000_CCCC_0000_CCCC;
-    let x = x ^ t ^ t << 14;
-    let t = (x ^ x >> 28) & 0x0000_0000_F0F0_F0F0;
-    x ^ t ^ t << 28
-}
-
-/// Looks for an alternating path from position `j` to a free value and
-/// flips it (Kuhn's augmenting path). `visited` holds the values already
-/// tried in this search.
-fn augment(d: &[u64], mate: &mut [u64], owner: &mut [u8; 65], j: usize, visited: &mut u64) -> bool {
-    let mut candidates = d[j] & !*visited;
-    while candidates != 0 {
-        let a = candidates.trailing_zeros() as usize;
-        candidates &= candidates - 1;
-        *visited |= 1 << a;
-        let holder = owner[a];
-        if holder == NONE || augment(d, mate, owner, usize::from(holder), visited) {
-            mate[j] = 1 << a;
-            owner[a] = j as u8;
-            return true;
-        }
-    }
-    false
+    ones(pairs).any(|j| ones(pairs & ((1 << j) - 1)).any(|i| dom[at(i)] == dom[at(j)]))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{consistent, consistent8, permutation8, transpose8};
+    use super::{consistent, mate_words, permutation};
     use crate::check::SplitMix64;
     use crate::propagator::Conflict;
 
@@ -579,6 +532,116 @@ mod tests {
         (false, narrowed != 0)
     }
 
+    /// Whether `mates` stores for each open position a value of its domain,
+    /// no two the same.
+    fn stores_a_matching(dom: &[u64], open: u64, mates: &[u64]) -> bool {
+        let mut used = 0u64;
+        (0..dom.len()).filter(|j| open >> j & 1 == 1).all(|j| {
+            let m = 1u64 << (mates[j / 8] >> (8 * (j % 8)) & 63);
+            let fresh = dom[j] & m != 0 && used & m == 0;
+            used |= m;
+            fresh
+        })
+    }
+
+    #[test]
+    fn keeps_exactly_the_values_some_assignment_uses() {
+        // Random open positions (two values or more) over a few values, with
+        // free values or without, some without any matching; and fixed
+        // positions on values of their own around them, which must be left
+        // alone. Each case runs from no stored matching, from a random
+        // stale one, and without a store (a group of eight or fewer); and
+        // again from the matching it stored, which nothing more narrows.
+        let mut rng = SplitMix64::new(11);
+        let (mut conflicts, mut pruned) = (0, 0);
+        for _ in 0..30_000 {
+            let k = 2 + rng.below(8);
+            let fixed = rng.below(3);
+            let width = k + rng.below(4);
+            let base = rng.below(40);
+            let mut dom = [0u64; 16];
+            for d in dom.iter_mut().take(k) {
+                while d.count_ones() < 2 {
+                    *d |= 1 << (base + rng.below(width));
+                }
+                for _ in 0..rng.below(3) {
+                    *d |= 1 << (base + rng.below(width));
+                }
+            }
+            for (f, d) in dom.iter_mut().skip(k).take(fixed).enumerate() {
+                *d = 1 << (60 + f);
+            }
+            // Interleave: the fixed positions first, the open ones after.
+            dom[..k + fixed].rotate_right(fixed);
+            let n = k + fixed;
+            let open = ((1u64 << k) - 1) << fixed;
+            let stale = [rng.next_u64(), rng.next_u64()];
+            for start in [vec![0u64; 2], stale.to_vec(), Vec::new()] {
+                let mut mates = start;
+                let mut filtered = dom;
+                let result = consistent(&mut filtered, open, &mut mates);
+                let (conflict, narrowed) = check_filtered(&dom, n, &filtered, result);
+                if conflict {
+                    conflicts += 1;
+                    continue;
+                }
+                pruned += usize::from(narrowed);
+                if !mates.is_empty() {
+                    assert!(stores_a_matching(&filtered, open, &mates), "{dom:?}");
+                }
+                let mut again = filtered;
+                assert_eq!(consistent(&mut again, open, &mut mates), Ok(0));
+                assert_eq!(again, filtered);
+            }
+        }
+        assert!(
+            conflicts > 100 && pruned > 100,
+            "the cases include conflicts and prunings"
+        );
+    }
+
+    #[test]
+    fn wide_groups_keep_exactly_the_values_some_assignment_uses() {
+        // Up to 64 positions over up to 64 values: a random permutation
+        // with a few more values a position, over as many values as
+        // positions, one fewer or one more, checked against the projection
+        // of a brute force on the small ones and, on all, by a second run
+        // from the matching stored, which nothing more narrows.
+        let mut rng = SplitMix64::new(13);
+        let mut pruned = 0;
+        for _ in 0..2_000 {
+            let n = 3 + rng.below(62);
+            let mut dom = [0u64; 64];
+            let mut perm: Vec<usize> = (0..64).collect();
+            for i in (1..64).rev() {
+                perm.swap(i, rng.below(i + 1));
+            }
+            // As many values as positions, one fewer, or one more.
+            let width = (n + rng.below(3)).clamp(2, 65) - 1;
+            for (j, d) in dom.iter_mut().take(n).enumerate() {
+                *d = 1 << perm[j % width];
+                for _ in 0..1 + rng.below(3) {
+                    *d |= 1 << perm[rng.below(width)];
+                }
+            }
+            let open = u64::MAX >> (64 - n);
+            let mut mates = vec![0u64; mate_words(n)];
+            let mut filtered = dom;
+            let result = consistent(&mut filtered, open, &mut mates);
+            if n <= 12 {
+                check_filtered(&dom, n, &filtered, result);
+            }
+            let Ok(narrowed) = result else { continue };
+            pruned += usize::from(narrowed != 0);
+            if !mates.is_empty() {
+                assert!(stores_a_matching(&filtered, open, &mates), "{dom:?}");
+            }
+            let mut again = filtered;
+            assert_eq!(consistent(&mut again, open, &mut mates), Ok(0));
+        }
+        assert!(pruned > 100, "some cases prune");
+    }
+
     /// A group of `n <= 8` positions, `k` of them open, chosen at random
     /// (Fisher-Yates): each open one holds two values of `values` or more
     /// (up to `extra` more draws), each other is fixed on a value of its
@@ -615,112 +678,14 @@ mod tests {
     }
 
     #[test]
-    fn keeps_exactly_the_values_some_assignment_uses() {
-        // Random open positions (two values or more) over a few values, with
-        // free values or without, some without any matching; and fixed
-        // positions on values of their own around them, which must be left
-        // alone.
-        let mut rng = SplitMix64::new(11);
-        let (mut conflicts, mut pruned) = (0, 0);
-        for _ in 0..30_000 {
-            let k = 2 + rng.below(6);
-            let fixed = rng.below(3);
-            let width = k + rng.below(4);
-            let mut dom = [0u64; 16];
-            for d in dom.iter_mut().take(k) {
-                while d.count_ones() < 2 {
-                    *d |= 1 << (3 + rng.below(width));
-                }
-                for _ in 0..rng.below(3) {
-                    *d |= 1 << (3 + rng.below(width));
-                }
-            }
-            for (f, d) in dom.iter_mut().skip(k).take(fixed).enumerate() {
-                *d = 1 << (40 + f);
-            }
-            // Interleave: the fixed positions first, the open ones after.
-            dom[..k + fixed].rotate_right(fixed);
-            let n = k + fixed;
-            let open = ((1u64 << k) - 1) << fixed;
-            let mut filtered = dom;
-            let result = consistent(&mut filtered, n, open);
-            let (conflict, narrowed) = check_filtered(&dom, n, &filtered, result);
-            conflicts += usize::from(conflict);
-            pruned += usize::from(narrowed);
-        }
-        assert!(
-            conflicts > 100 && pruned > 100,
-            "the cases include conflicts and prunings"
-        );
-    }
-
-    #[test]
-    fn transpose8_swaps_rows_and_columns() {
-        let mut rng = SplitMix64::new(5);
-        for _ in 0..1_000 {
-            let x = rng.next_u64();
-            let mut expected = 0u64;
-            for i in 0..8 {
-                for j in 0..8 {
-                    expected |= (x >> (8 * i + j) & 1) << (8 * j + i);
-                }
-            }
-            assert_eq!(transpose8(x), expected, "matrix {x:#x}");
-        }
-    }
-
-    #[test]
-    fn consistent8_keeps_exactly_the_values_some_assignment_uses() {
-        // Up to eight positions: open ones (two values or more) over a few
-        // values, and fixed ones on values of their own, in any order. The
-        // open positions' values fit in a window of eight or not (the two
-        // ways of `consistent8`), the first often within `0..8` (where the
-        // greedy matching builds the relation).
-        let mut rng = SplitMix64::new(23);
-        let (mut conflicts, mut pruned) = (0, 0);
-        let (mut narrow, mut wide, mut low) = (0, 0, 0);
-        for _ in 0..30_000 {
-            let base = [0, 1, 3][rng.below(3)];
-            let k = 2 + rng.below(7);
-            let fixed = rng.below(9 - k);
-            let n = k + fixed;
-            let width = k + rng.below(6);
-            let (dom, open) = scattered_group(&mut rng, k, n, base..base + width, 3);
-            let all = (0..8)
-                .filter(|j| open >> j & 1 == 1)
-                .fold(0, |a, j| a | dom[j]);
-            low += usize::from(all <= 0xFF);
-            if all >> all.trailing_zeros() > 0xFF {
-                wide += 1;
-            } else {
-                narrow += 1;
-            }
-            let mut filtered = dom;
-            let result = consistent8(&mut filtered, open);
-            let (conflict, narrowed) = check_filtered(&dom, n, &filtered, result);
-            conflicts += usize::from(conflict);
-            pruned += usize::from(narrowed);
-        }
-        assert!(
-            conflicts > 100 && pruned > 100,
-            "the cases include conflicts and prunings"
-        );
-        assert!(
-            narrow > 1000 && wide > 1000 && low > 1000,
-            "the values fit in eight (often in 0..8) or spread wider"
-        );
-    }
-
-    #[test]
-    fn permutation8_settles_exactly_or_leaves_the_matching_to_settle() {
+    fn permutation_settles_exactly_or_leaves_the_matching_to_settle() {
         // Up to eight positions: open ones (two values or more) over as
         // many values as there are of them, or one fewer or more, within a
         // window of eight or not, and fixed ones on values of their own, in
-        // any order. Whatever
-        // `permutation8` settles must be the domains some assignment
-        // allows; what it leaves, `consistent8` finishes.
+        // any order. Whatever `permutation` settles must be the domains
+        // some assignment allows; what it leaves, `consistent` finishes.
         let mut rng = SplitMix64::new(31);
-        // Runs that `permutation8` settles, narrowing or not, that it finds
+        // Runs that `permutation` settles, narrowing or not, that it finds
         // in conflict, and that it leaves to the matching.
         let (mut settled, mut settled_narrowed, mut conflicts, mut left) = (0, 0, 0, 0);
         for _ in 0..30_000 {
@@ -746,7 +711,7 @@ mod tests {
             }
             let mut filtered = dom;
             let (mut still_open, mut narrowed) = (open, 0u64);
-            let result = match permutation8(&mut filtered, &mut still_open, &mut narrowed) {
+            let result = match permutation(&mut filtered, &mut still_open, &mut narrowed) {
                 Ok(true) => {
                     settled += 1;
                     settled_narrowed += usize::from(narrowed != 0);
@@ -754,7 +719,7 @@ mod tests {
                 }
                 Ok(false) => {
                     left += 1;
-                    consistent8(&mut filtered, still_open).map(|more| narrowed | more)
+                    consistent(&mut filtered, still_open, &mut []).map(|more| narrowed | more)
                 }
                 Err(conflict) => {
                     conflicts += 1;
