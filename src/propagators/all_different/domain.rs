@@ -37,9 +37,7 @@ pub(crate) struct AllDifferentDomain {
     /// is `all != 0`), one bit a position; zero otherwise. Its runs read
     /// this and [`first`](Self::first) rather than derive them from
     /// `vars` (its length, then a shift; a test that it is not empty, then
-    /// two loads): with the in-order test moved ahead of the match on the
-    /// length, the classic zebra's build and search cost 503 instructions
-    /// fewer (29,781 -> 29,278), though the build alone costs 50 more.
+    /// two loads).
     pub(crate) all: u8,
     /// For a group in order, its first variable's index; zero otherwise.
     pub(crate) first: u32,
@@ -99,15 +97,15 @@ impl AllDifferentDomain {
     ///    holding none of the fixed values. It is all a unit needs once at
     ///    most two positions are open: two open positions of two values or
     ///    more each have no Hall set but both, and nothing lies outside it.
-    ///    The positions handled so (the state word) stay handled below in
-    ///    the tree, so a later run starts from the newly fixed ones.
-    /// 2. **Régin's matching** on the open positions, bit-parallel (see
-    ///    [`consistent`], and [`consistent8`](super::matching::consistent8)
-    ///    for groups of eight or fewer), once three positions or more are
-    ///    open. A group of eight or fewer first tries [`permutation8`]:
-    ///    when the open positions hold as many values as there are of them,
-    ///    counting each value's holders settles most runs without a
-    ///    matching.
+    ///    The positions handled so (the first state word) stay handled below
+    ///    in the tree, so a later run neither reads their domains nor
+    ///    removes their values again.
+    /// 2. **Counting, then Régin's matching** on the open positions, once
+    ///    three or more are open ([`settle`]): when up to five hold as many
+    ///    values as there are of them, counting each value's holders
+    ///    ([`permutation`]) settles most runs; otherwise the matching of
+    ///    the last run, kept in the state words, is repaired and the values
+    ///    off every alternating path and cycle go ([`consistent`]).
     ///
     /// Domain consistency is unique, so how it is computed never changes a
     /// fixpoint, a tree or a trace: the restricts come last, one for each
@@ -343,8 +341,7 @@ fn remove_fixed_values<const N: usize>(
     while fresh != 0 {
         // One fresh position (most rounds of a search: its last decision
         // fixed it, or the last round did): its value, with nothing to
-        // clash with and no loop (classic zebra 36,501 -> 36,130
-        // instructions, the Oz zebra at domain strength 57,368 -> 56,449).
+        // clash with and no loop.
         let taken = if fresh & fresh.wrapping_sub(1) == 0 {
             dom[at(fresh.trailing_zeros() as usize)]
         } else {
@@ -378,9 +375,7 @@ fn remove_fixed_values<const N: usize>(
             empty |= left == 0;
             // At most one value left (none fails below). The plain test,
             // not `at_most_one`: it stays in this block as a conditional
-            // move, three instructions against seven (classic zebra
-            // 36,130 -> 35,938, the Oz zebra at domain strength 56,449 ->
-            // 55,894).
+            // move, three instructions against seven.
             if left & left.wrapping_sub(1) == 0 {
                 fresh |= bit;
             }
