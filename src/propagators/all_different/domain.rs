@@ -464,12 +464,16 @@ mod tests {
     };
     use crate::propagators::{AnyPropagator, Propagator, has_repeats};
 
-    /// A group of 3 to 12 positions (the tier of eight and the next) over
+    /// A group of 3 to 12 positions (the tier of eight and the next), or
+    /// with `wide` one time in three up to 50 (the tiers of 32 and 64), over
     /// fewer variables, `0..m` (so some repeat), with offsets of either
-    /// sign or none; and `m`.
-    /// The group's variables, lent to its runs.
-    fn random_group(rng: &mut SplitMix64) -> (AllDifferentDomain, usize, Vec<VarId>) {
-        let n = 3 + rng.below(10);
+    /// sign or none; and `m`, and the group's variables, lent to its runs.
+    fn random_group(rng: &mut SplitMix64, wide: bool) -> (AllDifferentDomain, usize, Vec<VarId>) {
+        let n = if wide && rng.below(3) == 0 {
+            13 + rng.below(38)
+        } else {
+            3 + rng.below(10)
+        };
         let m = 3 + rng.below(n);
         let vars: Vec<VarId> = (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
         let offsets: Box<[i32]> = if rng.below(2) == 0 {
@@ -489,7 +493,8 @@ mod tests {
         (p, m, vars)
     }
 
-    /// `m` domains of three values or more among `8..n + 10`.
+    /// `m` domains of three values or more among `8..n + 10` (so at most
+    /// `8..60`, and shifted by up to 3 either way within `0..64`).
     fn three_values_each(rng: &mut SplitMix64, m: usize, n: usize) -> Vec<u64> {
         (0..m)
             .map(|_| {
@@ -519,16 +524,17 @@ mod tests {
 
     #[test]
     fn a_run_keeping_its_state_narrows_as_a_run_from_scratch() {
-        // Groups of 3 to 12 positions (the tier of eight and the next) over
-        // fewer variables (so some repeat), offsets of either sign or none,
-        // narrowed a step at a time as a search would (a value removed or a
-        // variable fixed), a run after each: the run that keeps its state
-        // word and one that starts from zero must agree on the result,
-        // every narrowing and its order.
+        // Groups of 3 to 12 positions (the tier of eight and the next) and
+        // up to 50 (the tiers of 32 and 64) over fewer variables (so some
+        // repeat), offsets of either sign or none, narrowed a step at a time
+        // as a search would (a value removed or a variable fixed), a run
+        // after each: the run that keeps its state words (the handled
+        // positions, the matching) and one that starts from zero must agree
+        // on the result, every narrowing and its order.
         let mut rng = SplitMix64::new(7);
-        let (mut handled, mut conflicts) = (0, 0);
+        let (mut handled, mut kept_matching, mut conflicts) = (0, 0, 0);
         for _ in 0..3_000 {
-            let (p, m, vars) = random_group(&mut rng);
+            let (p, m, vars) = random_group(&mut rng, true);
             let n = p.vars.len();
             let mut doms = three_values_each(&mut rng, m, n);
             let words = p.state_words();
@@ -547,11 +553,12 @@ mod tests {
                 }
                 assert_eq!(doms, from_scratch, "group {p:?}");
                 handled += usize::from(state[0] != 0);
+                kept_matching += usize::from(state[1..].iter().any(|&w| w != 0));
             }
         }
         assert!(
-            handled > 1_000 && conflicts > 300,
-            "the runs start from handled positions, and some fail"
+            handled > 1_000 && kept_matching > 1_000 && conflicts > 300,
+            "the runs start from handled positions and kept matchings, and some fail"
         );
     }
 
@@ -616,7 +623,7 @@ mod tests {
         let mut rng = SplitMix64::new(29);
         let (mut narrowed, mut conflicts) = (0, 0);
         for _ in 0..5_000 {
-            let (p, m, vars) = random_group(&mut rng);
+            let (p, m, vars) = random_group(&mut rng, false);
             let n = p.vars.len();
             let doms: Vec<u64> = (0..m)
                 .map(|_| match rng.below(4) {
