@@ -40,9 +40,7 @@ pub(crate) struct AllDifferentDomain {
     /// is `all != 0`), one bit a position; zero otherwise. Its runs read
     /// this and [`first`](Self::first) rather than derive them from
     /// `vars` (its length, then a shift; a test that it is not empty, then
-    /// two loads): with the in-order test moved ahead of the match on the
-    /// length, the classic zebra's build and search cost 503 instructions
-    /// fewer (29,781 -> 29,278), though the build alone costs 50 more.
+    /// two loads).
     pub(crate) all: u8,
     /// For a group in order, its first variable's index; zero otherwise.
     pub(crate) first: u32,
@@ -101,15 +99,15 @@ impl AllDifferentDomain {
     ///    holding none of the fixed values. It is all a unit needs once at
     ///    most two positions are open: two open positions of two values or
     ///    more each have no Hall set but both, and nothing lies outside it.
-    ///    The positions handled so (the state word) stay handled below in
-    ///    the tree, so a later run starts from the newly fixed ones.
-    /// 2. **Régin's matching** on the open positions, bit-parallel (see
-    ///    [`consistent`], and [`consistent8`](super::matching::consistent8)
-    ///    for groups of eight or fewer), once three positions or more are
-    ///    open. A group of eight or fewer first tries [`permutation8`]:
-    ///    when the open positions hold as many values as there are of them,
-    ///    counting each value's holders settles most runs without a
-    ///    matching.
+    ///    The positions handled so (the first state word) stay handled below
+    ///    in the tree, so a later run neither reads their domains nor
+    ///    removes their values again.
+    /// 2. **Counting, then Régin's matching** on the open positions, once
+    ///    three or more are open ([`settle`]): when up to five hold as many
+    ///    values as there are of them, counting each value's holders
+    ///    ([`permutation`]) settles most runs; otherwise the matching of
+    ///    the last run, kept in the state words, is repaired and the values
+    ///    off every alternating path and cycle go ([`consistent`]).
     ///
     /// Domain consistency is unique, so how it is computed never changes a
     /// fixpoint, a tree or a trace: the restricts come last, one for each
@@ -289,8 +287,7 @@ fn remove_fixed_values<const N: usize>(
     while fresh != 0 {
         // One fresh position (most rounds of a search: its last decision
         // fixed it, or the last round did): its value, with nothing to
-        // clash with and no loop (classic zebra 36,501 -> 36,130
-        // instructions, the Oz zebra at domain strength 57,368 -> 56,449).
+        // clash with and no loop.
         let taken = if fresh & fresh.wrapping_sub(1) == 0 {
             dom[at(fresh.trailing_zeros() as usize)]
         } else {
@@ -324,9 +321,7 @@ fn remove_fixed_values<const N: usize>(
             empty |= left == 0;
             // At most one value left (none fails below). The plain test,
             // not `at_most_one`: it stays in this block as a conditional
-            // move, three instructions against seven (classic zebra
-            // 36,130 -> 35,938, the Oz zebra at domain strength 56,449 ->
-            // 55,894).
+            // move, three instructions against seven.
             if left & left.wrapping_sub(1) == 0 {
                 fresh |= bit;
             }
@@ -344,7 +339,9 @@ fn remove_fixed_values<const N: usize>(
 /// more: counting holders ([`permutation`]), then if need be Régin's
 /// matching ([`consistent`]) from the one `mates` keeps (none for a group
 /// of eight or fewer: counting settles most of their runs). Adds the
-/// positions it narrows to `narrowed`.
+/// positions it narrows to `narrowed`. Counting first pays on the zebra
+/// benches and, for groups of nine and more, on the sudoku bench's top95
+/// rows (a unit's last cells).
 ///
 /// # Errors
 ///
@@ -410,12 +407,16 @@ mod tests {
         Bench, group_in_order, record_in, run_with_events_in, stored, whole,
     };
 
-    /// A group of 3 to 12 positions (the tier of eight and the next) over
+    /// A group of 3 to 12 positions (the tier of eight and the next), or
+    /// with `wide` one time in three up to 50 (the tiers of 32 and 64), over
     /// fewer variables, `0..m` (so some repeat), with offsets of either
-    /// sign or none; and `m`.
-    /// The group's variables, lent to its runs.
-    fn random_group(rng: &mut SplitMix64) -> (AllDifferentDomain, usize, Vec<VarId>) {
-        let n = 3 + rng.below(10);
+    /// sign or none; and `m`, and the group's variables, lent to its runs.
+    fn random_group(rng: &mut SplitMix64, wide: bool) -> (AllDifferentDomain, usize, Vec<VarId>) {
+        let n = if wide && rng.below(3) == 0 {
+            13 + rng.below(38)
+        } else {
+            3 + rng.below(10)
+        };
         let m = 3 + rng.below(n);
         let vars: Vec<VarId> = (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
         let offsets: Box<[i32]> = if rng.below(2) == 0 {
@@ -435,7 +436,8 @@ mod tests {
         (p, m, vars)
     }
 
-    /// `m` domains of three values or more among `8..n + 10`.
+    /// `m` domains of three values or more among `8..n + 10` (so at most
+    /// `8..60`, and shifted by up to 3 either way within `0..64`).
     fn three_values_each(rng: &mut SplitMix64, m: usize, n: usize) -> Vec<u64> {
         (0..m)
             .map(|_| {
@@ -465,16 +467,17 @@ mod tests {
 
     #[test]
     fn a_run_keeping_its_state_narrows_as_a_run_from_scratch() {
-        // Groups of 3 to 12 positions (the tier of eight and the next) over
-        // fewer variables (so some repeat), offsets of either sign or none,
-        // narrowed a step at a time as a search would (a value removed or a
-        // variable fixed), a run after each: the run that keeps its state
-        // word and one that starts from zero must agree on the result,
-        // every narrowing and its order.
+        // Groups of 3 to 12 positions (the tier of eight and the next) and
+        // up to 50 (the tiers of 32 and 64) over fewer variables (so some
+        // repeat), offsets of either sign or none, narrowed a step at a time
+        // as a search would (a value removed or a variable fixed), a run
+        // after each: the run that keeps its state words (the handled
+        // positions, the matching) and one that starts from zero must agree
+        // on the result, every narrowing and its order.
         let mut rng = SplitMix64::new(7);
-        let (mut handled, mut conflicts) = (0, 0);
+        let (mut handled, mut kept_matching, mut conflicts) = (0, 0, 0);
         for _ in 0..3_000 {
-            let (p, m, vars) = random_group(&mut rng);
+            let (p, m, vars) = random_group(&mut rng, true);
             let n = p.vars.len();
             let mut doms = three_values_each(&mut rng, m, n);
             let words = p.state_words();
@@ -493,11 +496,12 @@ mod tests {
                 }
                 assert_eq!(doms, from_scratch, "group {p:?}");
                 handled += usize::from(state[0] != 0);
+                kept_matching += usize::from(state[1..].iter().any(|&w| w != 0));
             }
         }
         assert!(
-            handled > 1_000 && conflicts > 300,
-            "the runs start from handled positions, and some fail"
+            handled > 1_000 && kept_matching > 1_000 && conflicts > 300,
+            "the runs start from handled positions and kept matchings, and some fail"
         );
     }
 
@@ -561,7 +565,7 @@ mod tests {
         let mut rng = SplitMix64::new(29);
         let (mut narrowed, mut conflicts) = (0, 0);
         for _ in 0..5_000 {
-            let (p, m, vars) = random_group(&mut rng);
+            let (p, m, vars) = random_group(&mut rng, false);
             let n = p.vars.len();
             let doms: Vec<u64> = (0..m)
                 .map(|_| match rng.below(4) {

@@ -13,14 +13,15 @@
 //!   size, shape and offsets) is settled when it is built. Idempotent: it
 //!   loops until no new variable is fixed.
 //! * [`AllDifferentDomain`] (`domain.rs`) — domain consistency: fixed
-//!   values first, then Régin's matching, bit-parallel (`matching.rs`), once
-//!   three positions or more are open; a group of eight or fewer whose up
-//!   to five open positions hold as many values first counts each value's
-//!   holders, which most often settles the run without the matching
-//!   (`permutation8`). Wakes on `Event::Changed`. Keeps
-//!   the positions whose fixed value is gone from the others in a state
-//!   word, as the value strength does. Idempotent (domain consistency is
-//!   reached in one pass), unless a variable occurs twice.
+//!   values first, then, once three positions or more are open, one
+//!   algorithm for every group size (`matching.rs`): up to five open
+//!   positions over as many values are most often settled by counting each
+//!   value's holders; otherwise Régin's matching, bit-parallel, repaired
+//!   from the one the last run kept in the state words. Wakes on
+//!   `Event::Changed`. Keeps the positions whose fixed value is gone from
+//!   the others in a state word, as the value strength does. Idempotent
+//!   (domain consistency is reached in one pass), unless a variable occurs
+//!   twice.
 //!
 //! With at most 64 variables and 64 values, every set here is one `u64`,
 //! and the loops are written to branch on as little data as they can: on
