@@ -7,7 +7,7 @@
 //! reported against the constraint). Static redundancy: an each-value-held
 //! that a domain all-different on the same permutation makes redundant
 //! runs only while that all-different is switched off
-//! ([`redundant_with`]).
+//! ([`Permutations::redundant_with`]).
 
 use std::sync::Arc;
 
@@ -87,52 +87,105 @@ pub(super) fn lower(constraint: &Posted, model: &Model) -> Option<AnyPropagator>
     Some(prop)
 }
 
-/// The domain all-different among `costly` (the propagators of the most
-/// costly class, in posting order) that makes the each-value-held `held`
-/// redundant, if any: the first in posting order, as an index into
-/// `costly`. `groups` are the engine's group variables, `domains` the
-/// model's initial domains.
-///
-/// When an all-different at domain strength, without offsets, covers the
-/// same variables as an each-value-held whose values number as many as the
-/// variables and include every initial value, the two together say "a
-/// permutation of those values". Régin's filtering then already fixes a
-/// value's only holder (that edge is in every perfect matching, so the
-/// holder's other edges lie on no alternating cycle) and fails when a value
-/// has none, so the each-value-held would never prune anything: the
-/// fixpoints, and so the search trees, are the same without it.
-pub(super) fn redundant_with(
-    held: &EachValueHeld,
-    groups: &[VarId],
-    domains: &[Domain],
-    costly: &[Slot],
-) -> Option<usize> {
-    let vars = held.vars.of(groups);
-    if held.values.size() as usize != vars.len() {
-        return None;
+/// A set of distinct variables, summed up: equal sets have equal keys, so
+/// unequal keys rule a pair out before its lists are compared (a sudoku's
+/// 27 units against its 27 each-value-helds, each list a permutation of
+/// the other's or disjoint).
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct SetKey {
+    /// Bit `x % 64` for each variable `x`.
+    bits: u64,
+    /// The sum of the variables' indices.
+    sum: usize,
+}
+
+impl SetKey {
+    fn of(vars: &[VarId]) -> SetKey {
+        vars.iter()
+            .fold(SetKey { bits: 0, sum: 0 }, |key, x| SetKey {
+                bits: key.bits | 1 << (x.index() % 64),
+                sum: key.sum + x.index(),
+            })
     }
-    // The same variables, none twice: two groups in declaration order from
-    // the same variable, or the same list, or a permutation of it.
-    let by = costly.iter().position(|slot| match &slot.prop {
-        AnyPropagator::AllDifferentDomain(all) => {
-            all.vars.len() == vars.len()
-                && !all.shifted
-                && !all.repeats
-                && match (all.in_order(), held.first) {
-                    (true, Some(first)) => all.first == first,
-                    _ => {
+}
+
+/// The domain all-differents that can make an each-value-held redundant
+/// ([`Permutations::redundant_with`]): the propagators of the most costly
+/// class, in posting order, with the set keys of their variables, made on
+/// first need (a group that some all-different in order covers needs
+/// none).
+pub(super) struct Permutations<'c> {
+    costly: &'c [Slot],
+    /// For each of `costly`, the key of its variables when it is a domain
+    /// all-different without offsets or a repeated variable.
+    keys: Option<Vec<Option<SetKey>>>,
+}
+
+impl<'c> Permutations<'c> {
+    /// The candidates among `costly`, the most costly class's propagators.
+    pub(super) fn new(costly: &'c [Slot]) -> Permutations<'c> {
+        Permutations { costly, keys: None }
+    }
+
+    /// The domain all-different that makes the each-value-held `held`
+    /// redundant, if any, as an index into the candidates. `groups` are
+    /// the engine's group variables, `domains` the model's initial domains.
+    ///
+    /// When an all-different at domain strength, without offsets, covers
+    /// the same variables as an each-value-held whose values number as many
+    /// as the variables and include every initial value, the two together
+    /// say "a permutation of those values". Régin's filtering then already
+    /// fixes a value's only holder (that edge is in every perfect matching,
+    /// so the holder's other edges lie on no alternating cycle) and fails
+    /// when a value has none, so the each-value-held would never prune
+    /// anything: the fixpoints, and so the search trees, are the same
+    /// without it. (When several all-differents qualify, any one serves.)
+    pub(super) fn redundant_with(
+        &mut self,
+        held: &EachValueHeld,
+        groups: &[VarId],
+        domains: &[Domain],
+    ) -> Option<usize> {
+        let vars = held.vars.of(groups);
+        if held.values.size() as usize != vars.len() {
+            return None;
+        }
+        let unshifted = |slot: &'c Slot| match &slot.prop {
+            AnyPropagator::AllDifferentDomain(all) if !all.shifted && !all.repeats => Some(all),
+            _ => None,
+        };
+        // The same variables, none twice: a group in declaration order
+        // from the same variable, else the same key and then the same set.
+        let in_order = held.first.and_then(|first| {
+            self.costly.iter().position(|slot| {
+                unshifted(slot).is_some_and(|all| {
+                    all.in_order() && all.first == first && all.vars.len() == vars.len()
+                })
+            })
+        });
+        let by = in_order.or_else(|| {
+            if has_repeats(vars) {
+                return None;
+            }
+            let keys = self.keys.get_or_insert_with(|| {
+                let key = |slot| unshifted(slot).map(|all| SetKey::of(all.vars.of(groups)));
+                self.costly.iter().map(key).collect()
+            });
+            let key = Some(SetKey::of(vars));
+            (0..keys.len()).find(|&i| {
+                keys[i] == key
+                    && unshifted(&self.costly[i]).is_some_and(|all| {
                         let group = all.vars.of(groups);
                         group == vars
-                            || vars.iter().all(|x| group.contains(x)) && !has_repeats(vars)
-                    }
-                }
-        }
-        _ => false,
-    })?;
-    let initial = vars
-        .iter()
-        .fold(Domain::EMPTY, |d, &x| d | domains[x.index()]);
-    (initial - held.values == Domain::EMPTY).then_some(by)
+                            || group.len() == vars.len() && vars.iter().all(|x| group.contains(x))
+                    })
+            })
+        })?;
+        let initial = vars
+            .iter()
+            .fold(Domain::EMPTY, |d, &x| d | domains[x.index()]);
+        (initial - held.values == Domain::EMPTY).then_some(by)
+    }
 }
 
 #[cfg(test)]

@@ -60,7 +60,7 @@ mod fixpoint;
 mod lower;
 
 pub(crate) use fixpoint::Running;
-use lower::{lower, redundant_with};
+use lower::{Permutations, lower};
 
 /// The propagation engine for one [`Model`]: current domains, propagators,
 /// subscriptions and queue.
@@ -175,7 +175,7 @@ pub(crate) struct Slot {
     /// `Some(by)` when this propagator (an each-value-held) prunes nothing
     /// that propagator `by` (a domain all-different on the same
     /// permutation) does not: it runs only while `by` is switched off, and
-    /// subscribes only when it is first enabled (see [`redundant_with`]).
+    /// subscribes only when it is first enabled (see [`Permutations::redundant_with`]).
     redundant_with: Option<u32>,
 }
 
@@ -375,7 +375,7 @@ impl Engine {
     }
 
     /// Marks each each-value-held propagator that a domain all-different
-    /// makes redundant (see [`redundant_with`]) with that all-different's
+    /// makes redundant (see [`Permutations::redundant_with`]) with that all-different's
     /// propagator, and takes it out of the enabled bitset and (with masks)
     /// the subscribed one: it subscribes only when first enabled, as while
     /// its all-different runs it never is. With masks, the each-value-helds
@@ -393,11 +393,12 @@ impl Engine {
         }
         // While the subscriptions hold the buffer, the bits to clear.
         let mut off = [0u64; MASK_WORDS];
+        let mut permutations = Permutations::new(costly_props);
         for (p, slot) in (linear..).zip(&mut cheap[linear..]) {
             let AnyPropagator::EachValueHeld(held) = &slot.prop else {
                 continue;
             };
-            if let Some(by) = redundant_with(held, self.subs.groups(), domains, costly_props) {
+            if let Some(by) = permutations.redundant_with(held, self.subs.groups(), domains) {
                 slot.redundant_with = Some((costly + by) as u32);
                 if deferred {
                     off[p / 64] |= 1 << (p % 64);
@@ -1395,15 +1396,19 @@ mod tests {
                     continue;
                 };
                 let vars = sorted(held.vars.of(groups));
-                let by = plain.props.iter().position(|other| match &other.prop {
+                let covers = |other: &Slot| match &other.prop {
                     AnyPropagator::AllDifferentDomain(all) => {
                         let group = sorted(all.vars.of(groups));
                         let distinct = group.windows(2).all(|w| w[0] != w[1]);
                         group == vars && distinct && !all.shifted
                     }
                     _ => false,
-                });
-                assert_eq!(slot.redundant_with, by.map(|by| by as u32), "round {round}");
+                };
+                // Any all-different that covers the group serves.
+                match slot.redundant_with {
+                    Some(by) => assert!(covers(&plain.props[by as usize]), "round {round}"),
+                    None => assert!(!plain.props.iter().any(covers), "round {round}"),
+                }
             }
             let _ = m;
             redundant += plain
