@@ -26,12 +26,15 @@
 //!
 //! # State
 //!
-//! The search works on copies of the engine's state (domains and
-//! propagator state) in a slab, one level a depth of open choices, that
-//! grows to the deepest path once and is then reused: the search loop
-//! itself allocates nothing (a solution that is kept allocates its values).
-//! A choice copies its state one level up for its left branch and keeps its
-//! own for its right branch: one copy a choice.
+//! The search keeps its own storage: copies of the engine's state (domains
+//! and propagator state, [`Engine::save`]'s words), one level a depth of
+//! open choices, and a frame for each open choice, which grow to the
+//! deepest path once and are then reused: the search loop itself allocates
+//! nothing (a solution that is kept allocates its values). A choice copies
+//! its state one level up for its left branch and keeps its own for its
+//! right branch: one copy a choice. The engine propagates on the level of
+//! the node being opened, and holds a copy of the last one when a step
+//! ends.
 
 use std::fmt;
 use std::ops::Index;
@@ -254,9 +257,7 @@ pub struct Outcome {
     pub root_failure: Option<ConstraintId>,
 }
 
-/// A search's frame for one open choice: where to go right. Kept in the
-/// slab, after the choice's state, as [`FRAME_WORDS`] words
-/// ([`Frame::to_words`]), so that the search's storage is one allocation.
+/// A search's frame for one open choice: where to go right.
 #[derive(Clone, Copy, Debug)]
 struct Frame {
     /// The choice node.
@@ -267,64 +268,9 @@ struct Frame {
     right: Branch,
 }
 
-/// The words of a [`Frame`] in the slab.
-const FRAME_WORDS: usize = 4;
-
-/// The operators by their discriminants, as [`Frame::to_words`] writes
-/// them, for [`Frame::from_words`] to read back.
-const OPS: [DecisionOp; 4] = [
-    DecisionOp::Eq,
-    DecisionOp::Ne,
-    DecisionOp::Le,
-    DecisionOp::Gt,
-];
-
-// `OPS` holds each operator at its discriminant.
-const _: () = {
-    let mut i = 0;
-    while i < OPS.len() {
-        assert!(OPS[i] as usize == i);
-        i += 1;
-    }
-};
-
-impl Frame {
-    /// The frame as words: the node, the depth and the variable, the values
-    /// kept, the operator and the value.
-    #[inline(always)]
-    fn to_words(self) -> [u64; FRAME_WORDS] {
-        let right = self.right;
-        [
-            self.node,
-            u64::from(self.depth) | u64::from(right.var) << 32,
-            right.keep.bits(),
-            right.op as u64 | u64::from(right.value) << 8,
-        ]
-    }
-
-    /// The frame [`Frame::to_words`] wrote.
-    #[inline(always)]
-    fn from_words(words: &[u64]) -> Frame {
-        let [node, at, keep, op] = words[..FRAME_WORDS] else {
-            unreachable!("a frame is four words")
-        };
-        Frame {
-            node,
-            depth: at as u32,
-            right: Branch {
-                var: (at >> 32) as u32,
-                op: OPS[op as usize & 3],
-                value: (op >> 8) as u8,
-                keep: Domain::from_bits(keep),
-            },
-        }
-    }
-}
-
 /// A decision with the values it keeps ([`Decision::keeps`]), worked out
 /// once, where the decision is made. The variable is its index alone (the
-/// model's tag makes it a [`VarId`] for an observer), so that a search
-/// frame stays four words.
+/// model's tag makes it a [`VarId`] for an observer).
 #[derive(Clone, Copy, Debug)]
 struct Branch {
     var: u32,
@@ -365,11 +311,14 @@ enum Opened {
     Choice(Branch),
 }
 
+/// The search depth a solver makes room for before its first search.
+const FIRST_LEVELS: usize = 16;
+
 /// What the search does next, kept between steps.
 #[derive(Clone, Copy, Debug)]
 enum Next {
-    /// Apply `decision` to the state in the first level of the solver's
-    /// slab (the root's, or the parent's of a subtree a parallel count
+    /// Apply `decision` to the state in the solver's first level (the
+    /// root's, or the parent's of a subtree a parallel count
     /// hands out), then propagate and classify the node it reaches. The
     /// search starts there, so the node has no parent in the tree.
     Visit {
@@ -416,20 +365,19 @@ pub struct Solver {
     /// made at the first of them, so only a search that keeps solutions
     /// pays for it.
     shared: Option<Arc<Names>>,
-    /// Where the level of the node being opened starts in the slab: the
-    /// number of open choices (the levels that hold a frame) times the
-    /// words of a level. Kept as the offset, not the count: the search
-    /// moves between levels by an addition, and finds none open at 0.
-    top: usize,
+    /// The search's levels, [`Engine::state_len`] words each: one for each
+    /// open choice (its fixpoint, kept for its right branch), then the
+    /// node being opened. Grown to the deepest path, never shrunk.
+    states: Vec<u64>,
+    /// The open choices, innermost last: `states` holds `frames.len() + 1`
+    /// levels in use.
+    frames: Vec<Frame>,
     next: Next,
     stats: Stats,
     started: Option<Instant>,
     options: SearchOptions,
     root_failure: Option<ConstraintId>,
 }
-
-/// The search depth a solver makes room for before its first search.
-const FIRST_LEVELS: usize = 16;
 
 impl Solver {
     /// Builds a solver for `model`.
@@ -439,18 +387,14 @@ impl Solver {
             engine: Engine::unloaded(),
             names: Names::default(),
             shared: None,
-            top: 0,
+            states: Vec::new(),
+            frames: Vec::new(),
             next: Next::Done(SearchStatus::Complete),
             stats: Stats::default(),
             started: None,
             options: SearchOptions::default(),
             root_failure: None,
         };
-        // The slab is the engine's state buffer past its two states: room
-        // for the first levels is made there at the load, with the states,
-        // at once rather than grown (a small puzzle's whole search is a few
-        // microseconds).
-        solver.engine.make_search_room(FIRST_LEVELS, FRAME_WORDS);
         solver.engine.load(model);
         // Filled where it lies, as a reload fills it.
         solver.names.clone_from(model.names());
@@ -568,15 +512,11 @@ impl Solver {
         self.stats
     }
 
-    /// Starts a new search: the root's state goes to the slab's first
-    /// level, the propagators are queued again and the counters cleared.
-    /// The engine's own state is left as it is (the search works in the
-    /// slab, and copies the last node opened back when a step ends).
+    /// Starts a new search: the root's state is the first level, the
+    /// propagators are queued again and the counters cleared.
     fn start(&mut self, options: &SearchOptions) {
-        self.top = 0;
-        // The root's state goes straight to the slab's first level, where
-        // the search opens the root.
-        self.engine.reset_into_search();
+        self.engine.reset();
+        self.enter(None);
         self.stats = Stats::default();
         self.root_failure = None;
         self.options = *options;
@@ -585,6 +525,19 @@ impl Solver {
             decision: None,
             depth: 0,
         };
+    }
+
+    /// Makes the engine's current state (with `parent`, the state it came
+    /// from, for a subtree) the first level, with no choice open.
+    fn enter(&mut self, parent: Option<&[u64]>) {
+        let width = self.engine.state_len();
+        self.frames.clear();
+        self.states.clear();
+        // Room for the first levels at once, not grown level by level.
+        self.frames.reserve(FIRST_LEVELS);
+        self.states.reserve(FIRST_LEVELS * width);
+        self.states
+            .extend_from_slice(parent.unwrap_or_else(|| self.engine.current_state()));
     }
 
     /// The solution the engine holds now (every domain fixed).
@@ -618,8 +571,8 @@ impl Solver {
     /// or the end (`Err` with the reason); with `through`, on past every
     /// solution (counted and reported as ever) to the end.
     ///
-    /// The state of the node being opened is the slab's level at
-    /// `top` (the decision to apply is yet to be applied to it),
+    /// The state of the node being opened is the level after those of the
+    /// open choices (the decision to apply is yet to be applied to it),
     /// each open choice's fixpoint the level of its frame: a choice copies
     /// its state one level up for its left branch and leaves its own to its
     /// right branch, which so needs no copy. Every step leaves the last
@@ -636,23 +589,22 @@ impl Solver {
         let (limited, started) = (self.options.is_limited(), self.started);
         let Solver {
             engine,
-            top,
+            states,
+            frames,
             stats,
             options,
             root_failure,
             ..
         } = self;
-        // The slab: the engine's state buffer past its two states.
-        let (slab, run) = engine.search_area();
-        let base = 2 * width;
+        let (current, run) = engine.running();
         let mut opener = Opener {
             run,
             stats,
             root_failure,
             options,
         };
-        let stride = width + FRAME_WORDS;
-        let mut at = base + *top;
+        // Where the level of the node being opened starts.
+        let mut at = frames.len() * width;
         // The node to open next: its parent, the decision that leads to it
         // from the state at level `at`, its depth; or, with `backtrack`, the
         // right branch of the innermost open choice.
@@ -662,16 +614,15 @@ impl Solver {
         };
         let result = loop {
             if backtrack {
-                if at == base {
+                // The innermost choice's own state, untouched by its left
+                // subtree.
+                let Some(frame) = frames.pop() else {
                     break Err(SearchStatus::Complete);
-                }
-                // The choice's own state, untouched by its left subtree,
-                // and its frame after it.
-                at -= stride;
-                let frame = Frame::from_words(&slab[at + width..at + stride]);
+                };
+                at -= width;
                 (parent, decision, depth) = (Some(frame.node), Some(frame.right), frame.depth + 1);
             }
-            let state = &mut slab[at..at + width];
+            let state = &mut states[at..at + width];
             let limit = limited
                 .then(|| limit_reached(opener.stats.nodes, opener.options, started))
                 .flatten();
@@ -714,32 +665,28 @@ impl Solver {
                 branch: branch.decision(&opener.run),
             }));
             // The left branch works on a copy one level up; this state
-            // stays for the right one, with the frame after it.
-            let frame = Frame {
+            // stays for the right one.
+            frames.push(Frame {
                 node: id,
                 depth,
                 right: branch.negate(),
-            }
-            .to_words();
-            let up = at + stride;
-            if slab.len() >= up + width {
-                slab[at + width..up].copy_from_slice(&frame);
-                slab.copy_within(at..at + width, up);
+            });
+            let up = at + width;
+            if states.len() >= up + width {
+                states.copy_within(at..up, up);
             } else {
-                // The first visit this deep (the slab may hold a part of a
-                // level of another model's width, loaded before): grown by
-                // the frame and the copy, not zeroed first.
-                slab.truncate(at + width);
-                slab.extend_from_slice(&frame);
-                slab.extend_from_within(at..at + width);
+                // The first visit this deep (the levels may end in a part
+                // of one of another model's width, loaded before): grown by
+                // the copy, not zeroed first.
+                states.truncate(up);
+                states.extend_from_within(at..up);
             }
             at = up;
             (parent, decision, depth) = (Some(id), Some(branch), depth + 1);
             backtrack = false;
         };
         // The engine holds the last node opened (or cut off).
-        slab.copy_within(at..at + width, 0);
-        *top = at - base;
+        current.copy_from_slice(&states[at..at + width]);
         // A step ends at a solution, with right branches still to take, or
         // at the end.
         self.next = match result {

@@ -97,15 +97,8 @@ pub struct Engine {
     /// `state[..width]` is the current state; `state[width..2 * width]`
     /// the state at the root, before any propagation. Between calls the
     /// queue is empty and every domain is non-empty, except after a
-    /// conflict. Past them, a solver's search keeps its levels (see
-    /// [`Engine::search_area`]): in this buffer, not one of its own, so
-    /// that a solver's build allocates once the fewer.
+    /// conflict.
     state: Vec<u64>,
-    /// The words a load makes room for past the two states, for a search
-    /// state `width` words wide: `levels * (width + extra)` for
-    /// `(levels, extra)` (a solver's first search levels; none for an
-    /// engine of one's own).
-    search_room: (usize, usize),
     /// Propagators in queue order, each with its constraint and state words.
     props: Vec<Slot>,
     /// The number of constraints in the model (a constraint simplified
@@ -201,7 +194,6 @@ impl Engine {
             fixed_words: 0,
             width: 0,
             state: Vec::new(),
-            search_room: (0, 0),
             props: Vec::new(),
             constraints: 0,
             wake_bounds: Vec::new(),
@@ -245,9 +237,8 @@ impl Engine {
         let vars = self.vars;
         let width = vars + self.fixed_words + state_words;
         self.width = width;
-        let (levels, extra) = self.search_room;
         self.state.clear();
-        self.state.reserve(2 * width + levels * (width + extra));
+        self.state.reserve(2 * width);
         self.state.extend(domains.iter().map(|d| d.bits()));
         self.state.resize(width, 0);
         let (doms, rest) = self.state.split_at_mut(vars);
@@ -534,13 +525,18 @@ impl Engine {
     #[inline(always)]
     pub(crate) fn running(&mut self) -> (&mut [u64], Running<'_>) {
         let width = self.width;
-        let (state, running) = self.search_area();
+        let (state, running) = self.buffers();
         (&mut state[..width], running)
     }
 
     /// The number of `u64` words [`Engine::save`] writes.
     pub fn state_len(&self) -> usize {
         self.width
+    }
+
+    /// The current state, as [`Engine::save`] copies it.
+    pub(crate) fn current_state(&self) -> &[u64] {
+        &self.state[..self.width]
     }
 
     /// Copies the current state (domains and propagator state) into `into`,
@@ -551,7 +547,7 @@ impl Engine {
     /// If `into` has the wrong length.
     #[inline]
     pub fn save(&self, into: &mut [u64]) {
-        into.copy_from_slice(&self.state[..self.width]);
+        into.copy_from_slice(self.current_state());
     }
 
     /// Makes a state saved by [`Engine::save`] current again, with an empty
@@ -577,35 +573,11 @@ impl Engine {
         self.bits.copy_within(self.words..2 * self.words, 0);
     }
 
-    /// Goes back to the root as [`Engine::reset`] does, but writes the
-    /// root's state into the first level of the search area (see
-    /// [`Engine::search_area`]), grown to hold it if shorter, and leaves
-    /// the engine's own as it is.
-    pub(crate) fn reset_into_search(&mut self) {
-        let width = self.width;
-        if self.state.len() >= 3 * width {
-            self.state.copy_within(width..2 * width, 2 * width);
-        } else {
-            self.state.truncate(2 * width);
-            self.state.extend_from_within(width..2 * width);
-        }
-        self.bits.copy_within(self.words..2 * self.words, 0);
-    }
-
-    /// Makes room, from the next load on, for `levels` search levels of
-    /// the state's width and `extra` words more each, past the two states
-    /// (see `search_room`).
-    pub(crate) fn make_search_room(&mut self, levels: usize, extra: usize) {
-        self.search_room = (levels, extra);
-    }
-
-    /// The whole state buffer, for a search that keeps its levels in it
-    /// from word `2 * state_len()` on (the current state and the root's
-    /// come first: the search must leave them as they are but for the
-    /// current state, which it may overwrite), and the parts of the engine
-    /// that propagating touches, as [`Engine::running`] gives them.
+    /// The whole state buffer (the current state, then the root's) and the
+    /// parts of the engine that propagating touches, as
+    /// [`Engine::running`] gives them.
     #[inline(always)]
-    pub(crate) fn search_area(&mut self) -> (&mut Vec<u64>, Running<'_>) {
+    fn buffers(&mut self) -> (&mut Vec<u64>, Running<'_>) {
         let (queue, enabled, wakes_open, masks) = split_bits(
             &mut self.bits,
             self.words,

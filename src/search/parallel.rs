@@ -154,7 +154,7 @@ impl Solver {
         }
         self.start(options);
         // The split opens its nodes in the engine's own state (the search
-        // loop, in its slab).
+        // loop, in its levels).
         self.engine.reset();
         let wanted = threads.saturating_mul(per_thread);
         // Saved states for at most SPLIT_WORDS words, whatever the threads.
@@ -296,17 +296,13 @@ impl Solver {
         let width = self.engine.state_len();
         let mut total = Stats::default();
         while let Some(subtree) = work.subtrees.get(work.next.fetch_add(1, Ordering::Relaxed)) {
-            self.top = 0;
             self.stats = Stats::default();
             // The parent's state, where the search opens the subtree's
-            // root (see `Solver::step`, which works in the slab). Restoring
-            // it in the engine empties the queue for the subtree's first
-            // decision (the engine's copy of the state is only a view,
-            // which the step overwrites when it ends).
+            // root. Restoring it in the engine empties the queue for the
+            // subtree's first decision.
             let parent = &work.states[subtree.state..subtree.state + width];
             self.engine.restore(parent);
-            let (slab, _) = self.engine.search_area();
-            slab[2 * width..3 * width].copy_from_slice(parent);
+            self.enter(Some(parent));
             // The first step applies the decision.
             self.next = Next::Visit {
                 decision: Some(subtree.decision),
