@@ -65,7 +65,9 @@ pub mod tree;
 pub use domain::{Domain, Values};
 pub use engine::Engine;
 pub use ids::{ConstraintId, VarId};
-pub use model::{Constraint, MAX_GROUP, Model, ModelError, Strength};
+pub use model::{
+    Constraint, MAX_GROUP, MAX_MODEL_STATE_WORDS, MAX_STATE_WORDS, Model, ModelError, Strength,
+};
 pub use observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer, SearchStatus};
 pub use search::{
     Mode, Outcome, SearchOptions, Solution, Solutions, Solver, Stats, ValueOrder, VarOrder, solve,

@@ -22,7 +22,7 @@ use hashbrown::hash_table::Entry;
 use hashbrown::{DefaultHashBuilder, HashTable};
 
 use crate::domain::Domain;
-use crate::ids::{ConstraintId, Group, VarId};
+use crate::ids::{ConstraintId, Group, Tags, VarId};
 use crate::propagator::Propagator;
 
 /// How hard an all-different constraint works.
@@ -393,6 +393,15 @@ pub enum ModelError {
         /// The limit.
         limit: usize,
     },
+    /// A user's propagator asks for more state words than one may keep
+    /// ([`MAX_STATE_WORDS`]), or the model's propagators together for more
+    /// than [`MAX_MODEL_STATE_WORDS`]: each is copied at every search level.
+    StateTooLarge {
+        /// The words asked for.
+        words: usize,
+        /// The limit.
+        limit: usize,
+    },
     /// An all-different got a different number of offsets than variables.
     OffsetCountMismatch {
         /// The number of variables.
@@ -428,6 +437,9 @@ impl fmt::Display for ModelError {
             ModelError::OffsetCountMismatch { vars, offsets } => {
                 write!(f, "{vars} variables but {offsets} offsets")
             }
+            ModelError::StateTooLarge { words, limit } => {
+                write!(f, "{words} words of propagator state, the limit is {limit}")
+            }
         }
     }
 }
@@ -437,6 +449,13 @@ impl std::error::Error for ModelError {}
 /// The most variables an all-different or each-value-held group may have:
 /// the group is handled with one bit a variable.
 pub const MAX_GROUP: usize = 64;
+
+/// The most state words one user's propagator may keep
+/// ([`Propagator::state_words`]).
+pub const MAX_STATE_WORDS: usize = 1 << 16;
+
+/// The most state words a model's user propagators may keep together.
+pub const MAX_MODEL_STATE_WORDS: usize = 1 << 20;
 
 /// Each model gets a distinct tag so its [`VarId`]s are told apart from
 /// another model's: the first tag of the next block of [`TAG_BLOCK`] that a
@@ -484,10 +503,10 @@ fn next_tag() -> u32 {
 /// assert_eq!(outcome.solutions[0].value_of("y"), Some(2));
 /// # Ok::<(), bitfd::ModelError>(())
 /// ```
-#[derive(Clone)]
 pub struct Model {
-    /// Tag carried by this model's [`VarId`]s.
-    id: u32,
+    /// The tags of this model's handles (see [`Tags`]): a clone gets one of
+    /// its own.
+    tags: Tags,
     /// The number of variables (the names' count, kept here too: checking
     /// a variable reads it at every post).
     vars: u32,
@@ -507,10 +526,35 @@ pub struct Model {
     offsets: Vec<i32>,
     /// The user's propagators, in posting order.
     customs: Vec<Arc<dyn Propagator + Send + Sync>>,
+    /// Their state words, together (see [`MAX_MODEL_STATE_WORDS`]).
+    custom_state_words: usize,
     /// The clues' sentences, shown in traces and trees, by constraint
     /// index: no longer than `constraints` (a constraint past its end has
     /// no label), and empty, unallocated, until a label is set.
     labels: Vec<Option<Box<str>>>,
+}
+
+/// A clone owns every variable and constraint the model has now, and gets
+/// a tag of its own: a variable or constraint either makes later is
+/// foreign to the other (see [`VarId`]).
+impl Clone for Model {
+    fn clone(&self) -> Model {
+        Model {
+            tags: self.tags.fork(
+                next_tag(),
+                self.vars,
+                u32::try_from(self.constraints.len()).expect("fewer than 2^32"),
+            ),
+            vars: self.vars,
+            names: self.names.clone(),
+            constraints: self.constraints.clone(),
+            group_vars: self.group_vars.clone(),
+            offsets: self.offsets.clone(),
+            customs: self.customs.clone(),
+            custom_state_words: self.custom_state_words,
+            labels: self.labels.clone(),
+        }
+    }
 }
 
 impl fmt::Debug for Model {
@@ -532,13 +576,14 @@ impl Model {
     /// An empty model.
     pub fn new() -> Model {
         Model {
-            id: next_tag(),
+            tags: Tags::new(next_tag()),
             vars: 0,
             names: Box::default(),
             constraints: Vec::new(),
             group_vars: Vec::new(),
             offsets: Vec::new(),
             customs: Vec::new(),
+            custom_state_words: 0,
             labels: Vec::new(),
         }
     }
@@ -547,13 +592,14 @@ impl Model {
     /// constraints, so that building it does not reallocate.
     pub fn with_capacity(vars: usize, constraints: usize) -> Model {
         Model {
-            id: next_tag(),
+            tags: Tags::new(next_tag()),
             vars: 0,
             names: Names::boxed_with_capacity(vars),
             constraints: Vec::with_capacity(constraints),
             group_vars: Vec::new(),
             offsets: Vec::new(),
             customs: Vec::new(),
+            custom_state_words: 0,
             labels: Vec::new(),
         }
     }
@@ -583,19 +629,20 @@ impl Model {
     /// # Ok::<(), bitfd::ModelError>(())
     /// ```
     pub fn clear(&mut self) {
-        self.id = next_tag();
+        self.tags = Tags::new(next_tag());
         self.names.clear();
         self.vars = 0;
         self.constraints.clear();
         self.group_vars.clear();
         self.offsets.clear();
         self.customs.clear();
+        self.custom_state_words = 0;
         self.labels.clear();
     }
 
     /// The tag this model's [`VarId`]s carry.
-    pub(crate) fn tag(&self) -> u32 {
-        self.id
+    pub(crate) fn tags(&self) -> &Tags {
+        &self.tags
     }
 
     /// The number of variables.
@@ -650,7 +697,7 @@ impl Model {
             let index = self.vars;
             self.vars = index + 1;
             return Ok(VarId {
-                model: self.id,
+                model: self.tags.own,
                 index,
             });
         }
@@ -670,7 +717,7 @@ impl Model {
         }
         self.vars = index.checked_add(1).expect("fewer than 2^32 variables");
         Ok(VarId {
-            model: self.id,
+            model: self.tags.own,
             index,
         })
     }
@@ -683,10 +730,7 @@ impl Model {
     pub fn var(&self, name: &str) -> Result<VarId, ModelError> {
         self.names
             .find(name)
-            .map(|index| VarId {
-                model: self.id,
-                index,
-            })
+            .map(|index| self.tags.var(index))
             .ok_or_else(|| ModelError::UnknownName {
                 name: name.to_owned(),
             })
@@ -702,10 +746,24 @@ impl Model {
         self.names.get(x.index())
     }
 
+    /// Whether `c` was posted to this model.
+    pub(crate) fn owns_constraint(&self, c: ConstraintId) -> bool {
+        self.tags.owns_constraint(c, self.constraints.len())
+    }
+
+    /// Panics unless `c` was posted to this model.
+    fn assert_own_constraint(&self, c: ConstraintId) {
+        assert!(
+            self.owns_constraint(c),
+            "constraint #{} was not posted to this model",
+            c.index()
+        );
+    }
+
     /// Panics unless `x` was made by this model.
     fn assert_own(&self, x: VarId) {
         assert!(
-            x.model() == self.id,
+            self.owns(x),
             "variable #{} belongs to another model",
             x.index()
         );
@@ -718,10 +776,7 @@ impl Model {
 
     /// The variables in declaration order.
     pub fn vars(&self) -> impl ExactSizeIterator<Item = VarId> + '_ {
-        (0..self.vars).map(|index| VarId {
-            model: self.id,
-            index,
-        })
+        (0..self.vars).map(|index| self.tags.var(index))
     }
 
     /// The variable's initial domain.
@@ -752,7 +807,8 @@ impl Model {
 
     /// The ids of the constraints, in posting order.
     pub fn constraint_ids(&self) -> impl ExactSizeIterator<Item = ConstraintId> + use<> {
-        (0..self.constraints.len() as u32).map(ConstraintId::from_index)
+        let tags = self.tags.clone();
+        (0..self.constraints.len() as u32).map(move |i| tags.constraint(i))
     }
 
     /// The constraint `c`, as plain data (a group's list copied out of the
@@ -762,6 +818,7 @@ impl Model {
     ///
     /// If `c` was not posted to this model.
     pub fn constraint(&self, c: ConstraintId) -> Constraint {
+        self.assert_own_constraint(c);
         match self.constraints[c.index()] {
             Posted::Equal { x, y } => Constraint::Equal { x, y },
             Posted::EqualValue { x, v } => Constraint::EqualValue { x, v },
@@ -822,7 +879,12 @@ impl Model {
     }
 
     /// The label of `c`, if it has one.
+    ///
+    /// # Panics
+    ///
+    /// If `c` was not posted to this model.
     pub fn label(&self, c: ConstraintId) -> Option<&str> {
+        self.assert_own_constraint(c);
         self.labels.get(c.index())?.as_deref()
     }
 
@@ -832,11 +894,7 @@ impl Model {
     ///
     /// If `c` was not posted to this model.
     pub fn set_label(&mut self, c: ConstraintId, label: impl Into<String>) {
-        assert!(
-            c.index() < self.constraints.len(),
-            "constraint #{} was not posted to this model",
-            c.index()
-        );
+        self.assert_own_constraint(c);
         if self.labels.len() <= c.index() {
             self.labels.resize(self.constraints.len(), None);
         }
@@ -845,6 +903,10 @@ impl Model {
 
     /// The label of `c`, or its kind and variables when it has none:
     /// `less(x, y)`.
+    ///
+    /// # Panics
+    ///
+    /// If `c` was not posted to this model.
     pub fn describe(&self, c: ConstraintId) -> String {
         if let Some(label) = self.label(c) {
             return label.to_owned();
@@ -943,6 +1005,7 @@ impl Model {
             },
             Constraint::Custom(p) => {
                 let at = u32::try_from(self.customs.len()).expect("fewer than 2^32");
+                self.custom_state_words += p.state_words();
                 self.customs.push(p);
                 Posted::Custom(at)
             }
@@ -970,7 +1033,8 @@ impl Model {
     /// Appends a constraint that has passed [`Model::validate`]'s checks.
     #[inline(always)]
     fn push(&mut self, constraint: Posted) -> ConstraintId {
-        let id = ConstraintId::from_index(
+        let id = ConstraintId::new(
+            self.tags.own,
             u32::try_from(self.constraints.len()).expect("fewer than 2^32"),
         );
         self.constraints.push(constraint);
@@ -1025,10 +1089,23 @@ impl Model {
                     });
                 }
             }
-            Constraint::Equal { .. }
-            | Constraint::NotEqual { .. }
-            | Constraint::InSet { .. }
-            | Constraint::Custom(_) => {}
+            Constraint::Custom(p) => {
+                let words = p.state_words();
+                if words > MAX_STATE_WORDS {
+                    return Err(ModelError::StateTooLarge {
+                        words,
+                        limit: MAX_STATE_WORDS,
+                    });
+                }
+                let total = self.custom_state_words + words;
+                if total > MAX_MODEL_STATE_WORDS {
+                    return Err(ModelError::StateTooLarge {
+                        words: total,
+                        limit: MAX_MODEL_STATE_WORDS,
+                    });
+                }
+            }
+            Constraint::Equal { .. } | Constraint::NotEqual { .. } | Constraint::InSet { .. } => {}
         }
         Ok(())
     }
@@ -1036,9 +1113,10 @@ impl Model {
     /// Whether `x` is a variable of this model.
     #[inline]
     fn owns(&self, x: VarId) -> bool {
-        x.model == self.id && x.index < self.vars
+        self.tags.owns_var(x, self.vars as usize)
     }
 
+    #[inline(always)]
     fn check_var(&self, x: VarId) -> Result<(), ModelError> {
         if self.owns(x) {
             Ok(())
@@ -1062,6 +1140,7 @@ impl Model {
     }
 
     /// Posts a constraint on `x` and `y` whose constant is already checked.
+    #[inline(always)]
     fn post_pair(&mut self, x: VarId, y: VarId, c: Posted) -> Result<ConstraintId, ModelError> {
         self.check_var(x)?;
         self.check_var(y)?;
@@ -2013,7 +2092,7 @@ mod tests {
                 .map(|_| {
                     s.spawn(move || {
                         (0..per_thread)
-                            .map(|_| Model::new().tag())
+                            .map(|_| Model::new().tags().own)
                             .collect::<Vec<_>>()
                     })
                 })
@@ -2029,9 +2108,9 @@ mod tests {
         assert_eq!(sorted.len(), tags.len());
         // And a cleared model is a new one.
         let mut m = Model::new();
-        let before = m.tag();
+        let before = m.tags().own;
         m.clear();
-        assert!(m.tag() != before && !tags.contains(&m.tag()));
+        assert!(m.tags().own != before && !tags.contains(&m.tags().own));
     }
 
     /// The variable list of a group constraint, in the model's storage.
@@ -2321,7 +2400,6 @@ mod tests {
         assert_eq!(m.describe(third), "less(x, x)");
         m.set_label(first, "first");
         assert_eq!(m.label(first), Some("first"));
-        assert_eq!(m.label(ConstraintId::from_index(3)), None);
         m.clear();
         let x = m.int_var("x", 0, 3).expect("fresh");
         let again = m.equal_value(x, 1).expect("valid");
@@ -2334,7 +2412,7 @@ mod tests {
         let mut m = Model::new();
         let x = m.int_var("x", 0, 3).expect("fresh");
         m.equal_value(x, 1).expect("valid");
-        m.set_label(ConstraintId::from_index(1), "nothing");
+        m.set_label(ConstraintId::new(m.tags().own, 1), "nothing");
     }
 
     #[test]

@@ -44,7 +44,7 @@ use std::time::{Duration, Instant};
 use crate::domain::Domain;
 use crate::domain::ones;
 use crate::engine::{Engine, Running};
-use crate::ids::{ConstraintId, VarId};
+use crate::ids::{ConstraintId, Tags, VarId};
 use crate::model::{Model, Names};
 use crate::observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer, SearchStatus};
 
@@ -185,9 +185,16 @@ pub struct Stats {
 #[derive(Clone)]
 pub struct Solution {
     values: Box<[u8]>,
-    names: Arc<Names>,
-    /// The tag of the model the values belong to.
-    model: u32,
+    /// The model's names and tags, shared by the solutions of one load.
+    model: Arc<SolutionModel>,
+}
+
+/// What a [`Solution`] needs of its model: the names, to read values by
+/// name, and the tags, to read them by handle.
+#[derive(Debug)]
+struct SolutionModel {
+    names: Names,
+    tags: Tags,
 }
 
 impl Solution {
@@ -198,7 +205,7 @@ impl Solution {
 
     /// The value of the variable called `name`, if there is one.
     pub fn value_of(&self, name: &str) -> Option<u8> {
-        self.names.find(name).map(|i| self.values[i as usize])
+        self.model.names.find(name).map(|i| self.values[i as usize])
     }
 
     /// The `(name, value)` pairs in declaration order.
@@ -206,7 +213,7 @@ impl Solution {
         self.values
             .iter()
             .enumerate()
-            .map(|(i, &v)| (self.names.get(i), v))
+            .map(|(i, &v)| (self.model.names.get(i), v))
     }
 }
 
@@ -228,7 +235,7 @@ impl Index<VarId> for Solution {
     /// If `x` is a variable of another model.
     fn index(&self, x: VarId) -> &u8 {
         assert!(
-            x.model() == self.model,
+            self.model.tags.owns_var(x, self.values.len()),
             "variable #{} belongs to another model",
             x.index()
         );
@@ -361,10 +368,11 @@ pub struct Solver {
     /// the model may be gone before the solutions are read. Not shared: a
     /// count, which hands out no solution, then touches no atomic count.
     names: Names,
-    /// `names`, shared with the solutions handed out since the last load:
+    /// `names` and the model's tags, shared with the solutions handed out
+    /// since the last load:
     /// made at the first of them, so only a search that keeps solutions
     /// pays for it.
-    shared: Option<Arc<Names>>,
+    shared: Option<Arc<SolutionModel>>,
     /// The search's levels, [`Engine::state_len`] words each: one for each
     /// open choice (its fixpoint, kept for its right branch), then the
     /// node being opened. Grown to the deepest path, never shrunk.
@@ -549,11 +557,10 @@ impl Solver {
             .collect();
         Solution {
             values,
-            names: match &self.shared {
-                Some(names) => Arc::clone(names),
+            model: match &self.shared {
+                Some(model) => Arc::clone(model),
                 None => self.share_names(),
             },
-            model: self.engine.tag(),
         }
     }
 
@@ -563,8 +570,12 @@ impl Solver {
     /// only take a reference.
     #[cold]
     #[inline(never)]
-    fn share_names(&mut self) -> Arc<Names> {
-        Arc::clone(self.shared.insert(Arc::new(self.names.clone())))
+    fn share_names(&mut self) -> Arc<SolutionModel> {
+        let model = SolutionModel {
+            names: self.names.clone(),
+            tags: self.engine.tags().clone(),
+        };
+        Arc::clone(self.shared.insert(Arc::new(model)))
     }
 
     /// Runs the search until the next solution (`Ok`, the engine holds it)

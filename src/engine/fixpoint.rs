@@ -10,7 +10,7 @@ use std::cell::Cell;
 
 use super::Slot;
 use crate::domain::Domain;
-use crate::ids::{ConstraintId, VarId};
+use crate::ids::{ConstraintId, Tags, VarId};
 use crate::observer::Observer;
 use crate::propagator::{
     Narrow, OneWord, Propagation, PruneSink, RunAs, Status, Traced, Untraced, Wakeups, Words,
@@ -27,8 +27,8 @@ pub(crate) struct Running<'e> {
     pub(super) vars: usize,
     /// The words of the fixed-variable bitset, after the domains.
     pub(super) fixed_words: usize,
-    /// The model's tag, for making [`VarId`]s.
-    pub(super) model: u32,
+    /// The model's tags, for making [`VarId`]s.
+    pub(super) tags: &'e Tags,
     pub(super) queue: &'e mut [u64],
     /// The enabled bitset when a disabled propagator may be queued (wake
     /// lists), to drop it when popped; `None` with masks.
@@ -59,7 +59,7 @@ impl Running<'_> {
     #[inline(always)]
     pub(crate) fn var_at(&self, i: usize) -> VarId {
         debug_assert!(i < self.vars, "variable index out of range");
-        VarId::new(self.model, i as u32)
+        self.tags.var(i as u32)
     }
 
     /// Narrows `x` to the values also in `keep` in `state`, queuing its
@@ -70,7 +70,15 @@ impl Running<'_> {
         let (doms, rest) = state.split_at_mut(self.vars);
         let (fixed, props) = rest.split_at_mut(self.fixed_words);
         let queue = Words(Cell::from_mut(&mut *self.queue).as_slice_of_cells());
-        let mut ctx = Untraced::new(doms, fixed, props, self.groups, self.wakeups, queue);
+        let mut ctx = Untraced::new(
+            doms,
+            fixed,
+            props,
+            self.groups,
+            self.tags,
+            self.wakeups,
+            queue,
+        );
         Narrow::restrict(&mut ctx, x, keep).unwrap_or(false)
     }
 
@@ -95,22 +103,22 @@ impl Running<'_> {
         let (doms, rest) = state.split_at_mut(self.vars);
         let (fixed, props) = rest.split_at_mut(self.fixed_words);
         let queue = Cell::from_mut(&mut *self.queue).as_slice_of_cells();
-        let (wakeups, groups) = (self.wakeups, self.groups);
+        let (wakeups, groups, tags) = (self.wakeups, self.groups, self.tags);
         let mut runs = 0;
         let result = if O::PROPAGATION {
             let mut sink = Forward { observer };
-            let inner = Untraced::new(doms, fixed, props, groups, wakeups, Words(queue));
-            let mut ctx = Traced::new(inner, self.model, &mut sink);
+            let inner = Untraced::new(doms, fixed, props, groups, tags, wakeups, Words(queue));
+            let mut ctx = Traced::new(inner, &mut sink);
             let pop = Listed {
                 queue,
                 enabled: self.enabled,
             };
             fixpoint(&mut ctx, pop, decision, self.props, &mut runs)
         } else if let [word] = queue {
-            let mut ctx = Untraced::new(doms, fixed, props, groups, wakeups, OneWord(word));
+            let mut ctx = Untraced::new(doms, fixed, props, groups, tags, wakeups, OneWord(word));
             fixpoint(&mut ctx, OneWord(word), decision, self.props, &mut runs)
         } else {
-            let mut ctx = Untraced::new(doms, fixed, props, groups, wakeups, Words(queue));
+            let mut ctx = Untraced::new(doms, fixed, props, groups, tags, wakeups, Words(queue));
             let pop = Listed {
                 queue,
                 enabled: self.enabled,

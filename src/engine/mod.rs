@@ -48,7 +48,7 @@ use arrayvec::ArrayVec;
 use fixedbitset::FixedBitSet;
 
 use crate::domain::{Domain, ones};
-use crate::ids::{ConstraintId, VarId};
+use crate::ids::{ConstraintId, Tags, VarId};
 use crate::model::{Model, Posted};
 use crate::observer::Observer;
 use crate::propagator::{
@@ -83,8 +83,9 @@ use lower::{Permutations, lower};
 /// ```
 #[derive(Debug, Clone)]
 pub struct Engine {
-    /// The model's tag, for making [`VarId`]s.
-    model: u32,
+    /// The model's tags, for making handles and telling its own from
+    /// others'.
+    tags: Tags,
     /// The number of variables: `state[..vars]` are the domains.
     vars: usize,
     /// Words of the fixed-variable bitset, `state[vars..vars + fixed_words]`:
@@ -189,7 +190,7 @@ impl Engine {
     /// finished engine into its owner.
     pub(crate) fn unloaded() -> Engine {
         Engine {
-            model: 0,
+            tags: Tags::new(0),
             vars: 0,
             fixed_words: 0,
             width: 0,
@@ -212,7 +213,7 @@ impl Engine {
     /// checks many models of one size allocates nothing after the first.
     pub fn load(&mut self, model: &Model) {
         let vars = model.len();
-        self.model = model.tag();
+        self.tags.clone_from(model.tags());
         self.vars = vars;
         self.fixed_words = fixed_words(vars);
         self.propagations = 0;
@@ -428,17 +429,31 @@ impl Engine {
     /// If `x` is not a variable of the engine's model.
     #[inline]
     pub fn dom(&self, x: VarId) -> Domain {
-        assert!(
-            x.model() == self.model,
-            "variable #{} belongs to another model",
-            x.index()
-        );
+        self.assert_own(x);
         Domain::from_bits(self.state[x.index()])
     }
 
-    /// The tag of the model the engine was built from.
-    pub(crate) fn tag(&self) -> u32 {
-        self.model
+    /// Panics unless `x` is a variable of the engine's model.
+    fn assert_own(&self, x: VarId) {
+        assert!(
+            self.tags.owns_var(x, self.vars),
+            "variable #{} belongs to another model",
+            x.index()
+        );
+    }
+
+    /// Panics unless `c` was posted to the engine's model.
+    fn assert_own_constraint(&self, c: ConstraintId) {
+        assert!(
+            self.tags.owns_constraint(c, self.constraints),
+            "constraint #{} was not posted to this engine's model",
+            c.index()
+        );
+    }
+
+    /// The tags of the model the engine was built from.
+    pub(crate) fn tags(&self) -> &Tags {
+        &self.tags
     }
 
     /// The variable with declaration index `i`.
@@ -448,7 +463,7 @@ impl Engine {
     /// If `i` is not below [`Engine::len`].
     pub fn var_at(&self, i: usize) -> VarId {
         assert!(i < self.vars, "variable index out of range");
-        VarId::new(self.model, i as u32)
+        self.tags.var(i as u32)
     }
 
     /// The current domains, indexed by [`VarId::index`].
@@ -484,8 +499,13 @@ impl Engine {
     /// Narrows `x` to the values also in `keep`, queuing its subscribers (a
     /// search decision, or a user's own). Returns false, leaving the domain
     /// as it was, if no value would be left.
+    ///
+    /// # Panics
+    ///
+    /// If `x` is not a variable of the engine's model.
     #[inline]
     pub fn restrict(&mut self, x: VarId, keep: Domain) -> bool {
+        self.assert_own(x);
         let (state, mut running) = self.running();
         running.restrict(state, x, keep)
     }
@@ -595,7 +615,7 @@ impl Engine {
         let running = Running {
             vars: self.vars,
             fixed_words: self.fixed_words,
-            model: self.model,
+            tags: &self.tags,
             queue,
             enabled,
             wakeups: Wakeups {
@@ -615,7 +635,12 @@ impl Engine {
     /// [`Engine::reset`]. A generator that drops clues one at a time builds
     /// the engine once and switches clues off instead of rebuilding.
     /// Returns false if `c` has no propagator (it was simplified away).
+    ///
+    /// # Panics
+    ///
+    /// If `c` was not posted to the engine's model.
     pub fn set_enabled(&mut self, c: ConstraintId, on: bool) -> bool {
+        self.assert_own_constraint(c);
         let Some(p) = self.prop_of(c) else {
             return false;
         };
@@ -748,7 +773,12 @@ impl Engine {
     }
 
     /// Whether constraint `c` takes part in propagation.
+    ///
+    /// # Panics
+    ///
+    /// If `c` was not posted to the engine's model.
     pub fn is_enabled(&self, c: ConstraintId) -> bool {
+        self.assert_own_constraint(c);
         match self.prop_of(c) {
             Some(p) => self.bits[2 * self.words + p / 64] >> (p % 64) & 1 == 1,
             None => false,
@@ -852,12 +882,11 @@ mod tests {
 
         let mut m = Model::new();
         let x = m.int_var("x", 1, 3).expect("valid");
-        m.less(x, x).expect("valid");
-        let bad = m.not_equal(x, x).expect("valid");
+        let first = m.less(x, x).expect("valid");
+        m.not_equal(x, x).expect("valid");
         let mut engine = Engine::new(&m);
         // Both never hold; the first one posted reports the conflict.
-        assert_eq!(engine.propagate(), Err(ConstraintId::from_index(0)));
-        let _ = bad;
+        assert_eq!(engine.propagate(), Err(first));
     }
 
     #[test]

@@ -332,10 +332,21 @@ impl<'c> Ctx<'c> {
     /// # Panics
     ///
     /// If `x` is not a variable of the model (posting a propagator checks
-    /// the variables it subscribes to).
+    /// the variables it subscribes to), in every build, with the message
+    /// "variable #i belongs to another model".
     #[inline]
     pub fn dom(&self, x: VarId) -> Domain {
+        self.assert_own(x);
         self.inner.dom(x)
+    }
+
+    /// Panics unless `x` is a variable of the model being propagated.
+    fn assert_own(&self, x: VarId) {
+        assert!(
+            self.inner.owns(x),
+            "variable #{} belongs to another model",
+            x.index()
+        );
     }
 
     /// The bounds of `x`; a conflict if its domain is empty (which cannot
@@ -367,8 +378,13 @@ impl<'c> Ctx<'c> {
     /// # Errors
     ///
     /// [`Conflict`] if no value would be left; the domain is then unchanged.
+    ///
+    /// # Panics
+    ///
+    /// As [`Ctx::dom`], if `x` is not a variable of the model.
     #[inline]
     pub fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {
+        self.assert_own(x);
         self.inner.restrict(x, keep)
     }
 

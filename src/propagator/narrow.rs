@@ -6,7 +6,7 @@ use std::cell::Cell;
 
 use super::Conflict;
 use crate::domain::{Domain, ones};
-use crate::ids::{ConstraintId, Group, VarId};
+use crate::ids::{ConstraintId, Group, Tags, VarId};
 
 /// Receives what a traced run does as it happens (the trace hooks in here).
 pub(crate) trait PruneSink {
@@ -419,6 +419,9 @@ pub(crate) trait Narrow<'a> {
     /// variables, for as long as the context's borrow of them.
     fn group(&self, group: Group) -> &'a [VarId];
 
+    /// The model's tags (see [`Tags`]).
+    fn tags(&self) -> &Tags;
+
     /// The domains of variables `first..first + n` (`n <= 64`), to narrow
     /// in place without waking anyone, with which of them are fixed and
     /// which have subscribers to narrowings that leave them open; the
@@ -451,19 +454,23 @@ pub(crate) struct Untraced<'a, Q> {
     /// The variables of every group propagator, each group's at its
     /// [`Group`].
     groups: &'a [VarId],
+    /// The model's tags, to name variables and tell its own from others'.
+    tags: &'a Tags,
     wakeups: Wakeups<'a>,
     queue: Q,
 }
 
 impl<'a, Q: Queue> Untraced<'a, Q> {
     /// A context on these domains, fixed-variable bitset, propagator state
-    /// words and queue; `groups` are the engine's group variables.
+    /// words and queue; `groups` are the engine's group variables, `tags`
+    /// the model's.
     #[inline(always)]
     pub(crate) fn new(
         doms: &'a mut [u64],
         fixed: &'a mut [u64],
         state: &'a mut [u64],
         groups: &'a [VarId],
+        tags: &'a Tags,
         wakeups: Wakeups<'a>,
         queue: Q,
     ) -> Untraced<'a, Q> {
@@ -474,6 +481,7 @@ impl<'a, Q: Queue> Untraced<'a, Q> {
             state,
             run,
             groups,
+            tags,
             wakeups,
             queue,
         }
@@ -546,6 +554,10 @@ impl<'a, Q: Queue> Narrow<'a> for Untraced<'a, Q> {
         group.of(self.groups)
     }
 
+    fn tags(&self) -> &Tags {
+        self.tags
+    }
+
     #[inline(always)]
     fn block(&mut self, first: usize, n: usize) -> Block<'_> {
         let within = u64::MAX >> (64 - n);
@@ -576,8 +588,6 @@ impl<'a, Q: Queue> Narrow<'a> for Untraced<'a, Q> {
 /// also reports every narrowing to `sink`.
 pub(crate) struct Traced<'a, 's> {
     inner: Untraced<'a, Words<'a>>,
-    /// The model's tag, to name the narrowed variables.
-    model: u32,
     /// The constraint whose propagator runs.
     by: ConstraintId,
     sink: &'s mut dyn PruneSink,
@@ -587,16 +597,11 @@ impl<'a, 's> Traced<'a, 's> {
     /// A context as [`Untraced::new`] makes one, reporting to `sink`.
     pub(crate) fn new(
         inner: Untraced<'a, Words<'a>>,
-        model: u32,
         sink: &'s mut dyn PruneSink,
     ) -> Traced<'a, 's> {
-        let by = ConstraintId::from_index(0);
-        Traced {
-            inner,
-            model,
-            by,
-            sink,
-        }
+        // Replaced before the first run (`RunAs::run_as`).
+        let by = inner.tags.constraint(0);
+        Traced { inner, by, sink }
     }
 }
 
@@ -625,7 +630,7 @@ impl<'a> Narrow<'a> for Traced<'a, '_> {
 
     fn narrow_at(&mut self, i: usize, old: u64, new: u64) {
         self.inner.narrow_at(i, old, new);
-        let x = VarId::new(self.model, i as u32);
+        let x = self.inner.tags.var(i as u32);
         let (old, new) = (Domain::from_bits(old), Domain::from_bits(new));
         self.sink.pruned(self.by, x, old, new);
     }
@@ -646,6 +651,10 @@ impl<'a> Narrow<'a> for Traced<'a, '_> {
         self.inner.group(group)
     }
 
+    fn tags(&self) -> &Tags {
+        self.inner.tags
+    }
+
     fn block(&mut self, _: usize, _: usize) -> Block<'_> {
         unreachable!("a traced run narrows one variable at a time")
     }
@@ -664,9 +673,15 @@ pub(crate) trait DynNarrow {
     fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict>;
     /// [`Narrow::state`].
     fn state(&mut self) -> &mut [u64];
+    /// Whether `x` is a variable of the model being propagated.
+    fn owns(&self, x: VarId) -> bool;
 }
 
 impl<'a, N: Narrow<'a>> DynNarrow for N {
+    fn owns(&self, x: VarId) -> bool {
+        self.tags().owns_var(x, self.doms().len())
+    }
+
     fn dom(&self, x: VarId) -> Domain {
         Narrow::dom(self, x)
     }
@@ -684,7 +699,9 @@ impl<'a, N: Narrow<'a>> DynNarrow for N {
 mod tests {
     use std::cell::Cell;
 
-    use super::{Narrow, Untraced, Wakeups, Words, fixed_bits, fixed_words};
+    use super::{Narrow, Tags, Untraced, Wakeups, Words, fixed_bits, fixed_words};
+
+    static NO_TAGS: Tags = Tags::new(0);
     use crate::domain::Domain;
     use crate::ids::VarId;
 
@@ -755,6 +772,7 @@ mod tests {
                 &mut block_marks,
                 &mut [],
                 &[],
+                &NO_TAGS,
                 wakeups,
                 Words(cells),
             );
@@ -818,7 +836,15 @@ mod tests {
         };
         let mut queue = [0u64; 1];
         let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
-        let ctx = Untraced::new(&mut doms, &mut fixed, &mut [], &[], wakeups, Words(cells));
+        let ctx = Untraced::new(
+            &mut doms,
+            &mut fixed,
+            &mut [],
+            &[],
+            &NO_TAGS,
+            wakeups,
+            Words(cells),
+        );
         for first in 0..200 {
             for n in 1..=64.min(200 - first) {
                 let expected = (0..n)

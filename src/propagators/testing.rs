@@ -4,8 +4,11 @@
 
 use std::cell::Cell;
 
+/// The tags of the test models, whose variables carry tag 0.
+static NO_TAGS: Tags = Tags::new(0);
+
 use super::AnyPropagator;
-use crate::ids::Group;
+use crate::ids::{Group, Tags};
 use crate::propagator::{
     Ctx, Event, OneWord, Propagation, Propagator, PruneSink, Status, Subscriptions, Traced,
     Untraced, Wakeups, Words,
@@ -106,8 +109,16 @@ pub(crate) fn record_in<R>(
     let mut seen = Prunings::default();
     let mut fixed = vec![0u64; crate::propagator::fixed_words(doms.len())];
     crate::propagator::fixed_bits(doms, &mut fixed);
-    let inner = Untraced::new(doms, &mut fixed, state, groups, wakeups, Words(queue));
-    let mut ctx = Traced::new(inner, 0, &mut seen);
+    let inner = Untraced::new(
+        doms,
+        &mut fixed,
+        state,
+        groups,
+        &NO_TAGS,
+        wakeups,
+        Words(queue),
+    );
+    let mut ctx = Traced::new(inner, &mut seen);
     let result = run(&mut ctx);
     (result, seen.0)
 }
@@ -195,7 +206,7 @@ pub(crate) fn run_untraced_in<R>(
         let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
         let word = OneWord(&cells[0]);
         run(&mut Untraced::new(
-            &mut doms, &mut fixed, state, groups, wakeups, word,
+            &mut doms, &mut fixed, state, groups, &NO_TAGS, wakeups, word,
         ))
     };
     (result, doms, fixed, queue[0])
@@ -223,8 +234,16 @@ pub(crate) fn run_traced_in<R>(
     let result = {
         let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
         let mut seen = Prunings::default();
-        let inner = Untraced::new(&mut doms, &mut fixed, state, groups, wakeups, Words(cells));
-        run(&mut Traced::new(inner, 0, &mut seen))
+        let inner = Untraced::new(
+            &mut doms,
+            &mut fixed,
+            state,
+            groups,
+            &NO_TAGS,
+            wakeups,
+            Words(cells),
+        );
+        run(&mut Traced::new(inner, &mut seen))
     };
     (result, doms, fixed, queue[0])
 }

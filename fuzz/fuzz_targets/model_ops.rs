@@ -1,0 +1,108 @@
+//! Fuzzes building models from arbitrary operations: declarations, clones,
+//! clears, posts with any handle ever made (foreign ones among them),
+//! user propagators asking for any number of state words, engines switching
+//! any constraint. Every call must give a result or the documented panic
+//! ("belongs to another model", "was not posted"), never another panic,
+//! an abort or a mix-up: a post is accepted exactly when the model owns
+//! every variable, as tracked here apart from the library.
+
+#![no_main]
+
+use std::panic::{AssertUnwindSafe, catch_unwind};
+
+use bitfd::propagator::{Ctx, Event, Propagation, Propagator, Status, Subscriptions};
+use bitfd::{ConstraintId, Engine, Model, ModelError, SearchOptions, Solver, VarId};
+use libfuzzer_sys::fuzz_target;
+
+/// A user propagator asking for `words` state words.
+#[derive(Debug)]
+struct Words {
+    x: VarId,
+    words: usize,
+}
+
+impl Propagator for Words {
+    fn name(&self) -> &'static str {
+        "words"
+    }
+
+    fn subscribe(&self, subs: &mut Subscriptions) {
+        subs.on(self.x, Event::Changed);
+    }
+
+    fn state_words(&self) -> usize {
+        self.words
+    }
+
+    fn propagate(&self, _: &mut Ctx<'_>) -> Propagation {
+        Ok(Status::Fixpoint)
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    let mut models: Vec<(Model, Vec<VarId>, Vec<ConstraintId>)> = vec![(Model::new(), vec![], vec![])];
+    let mut vars: Vec<VarId> = Vec::new();
+    let mut constraints: Vec<ConstraintId> = Vec::new();
+    for (step, op) in data.chunks(3).enumerate() {
+        let [kind, a, b] = [op[0], *op.get(1).unwrap_or(&0), *op.get(2).unwrap_or(&0)];
+        let m = usize::from(a) % models.len();
+        match kind % 6 {
+            0 if models.len() < 16 => {
+                let (model, v, c) = &models[m];
+                let copy = (model.clone(), v.clone(), c.clone());
+                models.push(copy);
+            }
+            1 => {
+                let entry = &mut models[m];
+                entry.0.clear();
+                entry.1.clear();
+                entry.2.clear();
+            }
+            2 => {
+                let entry = &mut models[m];
+                let x = entry.0.int_var(&format!("v{step}"), 0, i64::from(b % 64)).expect("fresh");
+                entry.1.push(x);
+                vars.push(x);
+            }
+            3 if !vars.is_empty() => {
+                let (x, y) = (vars[usize::from(b) % vars.len()], vars[usize::from(a) % vars.len()]);
+                let entry = &mut models[m];
+                let owned = entry.1.contains(&x) && entry.1.contains(&y);
+                match entry.0.less(x, y) {
+                    Ok(c) => {
+                        assert!(owned);
+                        entry.2.push(c);
+                        constraints.push(c);
+                    }
+                    Err(ModelError::ForeignVariable { .. }) => assert!(!owned),
+                    Err(other) => panic!("{other}"),
+                }
+            }
+            4 if !vars.is_empty() => {
+                let x = vars[usize::from(b) % vars.len()];
+                let words = 1usize << (usize::from(a) % 64);
+                let entry = &mut models[m];
+                match entry.0.post_propagator(Words { x, words }) {
+                    Ok(c) => {
+                        entry.2.push(c);
+                        constraints.push(c);
+                    }
+                    Err(ModelError::ForeignVariable { .. } | ModelError::StateTooLarge { .. }) => {}
+                    Err(other) => panic!("{other}"),
+                }
+            }
+            5 if !constraints.is_empty() => {
+                let c = constraints[usize::from(b) % constraints.len()];
+                let (model, _, owned) = &models[m];
+                let mut engine = Engine::new(model);
+                let outcome = catch_unwind(AssertUnwindSafe(|| engine.set_enabled(c, false)));
+                assert_eq!(outcome.is_ok(), owned.contains(&c));
+            }
+            _ => {}
+        }
+    }
+    for (model, _, _) in &models {
+        let options = SearchOptions::default().node_limit(20);
+        Solver::new(model).count(&options);
+    }
+});
