@@ -210,16 +210,34 @@ pub(crate) struct BatchArgs {
 /// `--jobs`: how many threads work on a batch.
 #[derive(Debug, Args)]
 pub(crate) struct Jobs {
-    /// Worker threads [default: one per core]. The output is the same for any number.
-    #[arg(long = "jobs", short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Batch")]
-    jobs: Option<u16>,
+    /// Worker threads, 1 to 1024 [default: one per core]. The output is the same for any number.
+    #[arg(long = "jobs", short = 'j', value_name = "N", value_parser = parse_jobs, help_heading = "Batch")]
+    jobs: Option<usize>,
+}
+
+/// The most threads `--jobs` takes: a fixed number, so that a command line
+/// that works on one machine works on every other, far above the cores of
+/// any machine bitfd runs on (more threads than cores only wait for each
+/// other), and low enough that their stacks and start-up cost little.
+pub(crate) const MAX_JOBS: usize = 1024;
+
+/// Reads `--jobs`: a number from 1 to [`MAX_JOBS`].
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    let range = format!("--jobs takes 1 to {MAX_JOBS} threads");
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<usize>() {
+        Ok(n @ 1..=MAX_JOBS) => Ok(n),
+        Ok(n) => Err(format!("{n} is out of range: {range}")),
+        Err(_) if digits => Err(format!("{text} is out of range: {range}")),
+        Err(_) => Err(format!("`{text}` is not a number: {range}")),
+    }
 }
 
 impl Jobs {
     /// The number of worker threads: as asked, or one per core.
     pub(crate) fn threads(&self) -> usize {
         match self.jobs {
-            Some(n) => usize::from(n),
+            Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
@@ -435,6 +453,24 @@ mod tests {
         assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
         assert!(parse_duration("soon").is_err());
         assert!(parse_duration("-1s").is_err());
+    }
+
+    #[test]
+    fn jobs_run_from_1_to_the_bound() {
+        assert_eq!(parse_jobs("1"), Ok(1));
+        assert_eq!(parse_jobs("1024"), Ok(MAX_JOBS));
+        for bad in [
+            "0",
+            "1025",
+            "100000",
+            "99999999999999999999999",
+            "-3",
+            "x",
+            "",
+        ] {
+            let message = parse_jobs(bad).expect_err(bad);
+            assert!(message.contains("1 to 1024"), "{bad}: {message}");
+        }
     }
 
     #[test]
