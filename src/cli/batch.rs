@@ -222,6 +222,9 @@ pub(crate) struct Output {
     pub(crate) err: String,
     /// Whether this input makes the exit code 1.
     pub(crate) failed: bool,
+    /// Whether a limit left this input's answer unknown (exit code 3,
+    /// unless another input makes it 1).
+    pub(crate) unknown: bool,
 }
 
 impl Output {
@@ -244,6 +247,7 @@ impl Output {
             out,
             err: e.rendered.clone(),
             failed: true,
+            unknown: false,
         }
     }
 }
@@ -258,6 +262,8 @@ pub(crate) struct Terminal {
     stdout_is_terminal: bool,
     /// Whether any input failed.
     pub(crate) failed: bool,
+    /// Whether a limit left any input's answer unknown.
+    pub(crate) unknown: bool,
 }
 
 impl Sink<Output> for Terminal {
@@ -278,12 +284,14 @@ impl Terminal {
             progress: Progress::new(total),
             stdout_is_terminal: io::stdout().is_terminal(),
             failed: false,
+            unknown: false,
         }
     }
 
     /// Writes one input's output: stderr first, then stdout.
     pub(crate) fn write(&mut self, output: &Output) -> io::Result<()> {
         self.failed |= output.failed;
+        self.unknown |= output.unknown;
         let out = &mut self.out;
         let to_terminal = self.stdout_is_terminal;
         self.progress.around(|| {
@@ -310,11 +318,12 @@ impl Terminal {
         self.progress.around(|| out.flush())
     }
 
-    /// Flushes stdout and clears the progress bar.
-    pub(crate) fn finish(mut self) -> io::Result<bool> {
+    /// Flushes stdout and clears the progress bar; whether any input
+    /// failed, and whether any was left unknown.
+    pub(crate) fn finish(mut self) -> io::Result<(bool, bool)> {
         self.progress.finish();
         self.out.flush()?;
-        Ok(self.failed)
+        Ok((self.failed, self.unknown))
     }
 }
 
