@@ -35,9 +35,15 @@
 //! right branch: one copy a choice. The engine propagates on the level of
 //! the node being opened, and holds a copy of the last one when a step
 //! ends.
+//!
+//! So a search's memory is bounded by the depth of its tree, not its size:
+//! only the solutions a mode keeps ([`Mode::All`] keeps every one) and a
+//! recording ([`Tree`](crate::Tree), [`Trace`](crate::Trace), each within
+//! its budget) grow with it. [`Solver::solve_each`] and
+//! [`Solver::solutions`] hand each solution out as it is found instead.
 
 use std::fmt;
-use std::ops::Index;
+use std::ops::{ControlFlow, Index};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -442,8 +448,53 @@ impl Solver {
         mode: Mode,
         observer: &mut O,
     ) -> Outcome {
+        let mut solutions = Vec::new();
+        let mut outcome = self.solve_each(options, mode, observer, |s| {
+            solutions.push(s);
+            ControlFlow::Continue(())
+        });
+        outcome.solutions = solutions;
+        outcome
+    }
+
+    /// Searches in the given mode, reporting to `observer`, and hands each
+    /// solution the mode keeps to `each` as soon as it is found, instead of
+    /// keeping it: the returned [`Outcome`] holds no solution. So memory
+    /// stays bounded by the depth of the tree however many solutions there
+    /// are, and a caller can print each one at once.
+    ///
+    /// `each` returning [`ControlFlow::Break`] ends the search there, with
+    /// [`SearchStatus::SolutionLimit`], as if the mode's solution count had
+    /// been reached (the observer hears the same end).
+    ///
+    /// ```
+    /// use std::ops::ControlFlow;
+    /// use bitfd::{Mode, Model, SearchOptions, Solver};
+    ///
+    /// let mut m = Model::new();
+    /// let x = m.int_var("x", 0, 9)?;
+    /// let y = m.int_var("y", 0, 9)?;
+    /// // Each solution is seen once and let go: nothing accumulates.
+    /// let mut sum = 0u64;
+    /// let options = SearchOptions::default();
+    /// let outcome = Solver::new(&m).solve_each(&options, Mode::All, &mut (), |s| {
+    ///     sum += u64::from(s[x] + s[y]);
+    ///     ControlFlow::Continue(())
+    /// });
+    /// assert_eq!(outcome.stats.solutions, 100);
+    /// assert_eq!(sum, 2 * 10 * 45); // each value of x and of y ten times
+    /// assert!(outcome.solutions.is_empty());
+    /// # Ok::<(), bitfd::ModelError>(())
+    /// ```
+    pub fn solve_each<O: Observer>(
+        &mut self,
+        options: &SearchOptions,
+        mode: Mode,
+        observer: &mut O,
+        mut each: impl FnMut(Solution) -> ControlFlow<()>,
+    ) -> Outcome {
         self.start(options);
-        // How many solutions to keep, and after how many to stop.
+        // How many solutions to hand out, and after how many to stop.
         let (keep, limit) = match mode {
             Mode::First => (1, Some(1)),
             Mode::All => (u64::MAX, None),
@@ -451,19 +502,22 @@ impl Solver {
             Mode::AtMost(n) => (n, Some(n)),
             Mode::CountKeeping(n) => (n, None),
         };
-        let mut solutions = Vec::new();
+        let mut handed = 0u64;
         let status = loop {
             if limit.is_some_and(|n| self.stats.solutions >= n) {
                 break SearchStatus::SolutionLimit;
             }
-            // Once no more solutions are kept and none ends the search (a
-            // count), a step goes on past them: ending a step costs more
-            // than a node of a small search.
-            let through = limit.is_none() && solutions.len() as u64 >= keep;
+            // Once no more solutions are handed out and none ends the
+            // search (a count), a step goes on past them: ending a step
+            // costs more than a node of a small search.
+            let through = limit.is_none() && handed >= keep;
             match self.step(observer, through) {
                 Ok(()) => {
-                    if (solutions.len() as u64) < keep {
-                        solutions.push(self.current_solution());
+                    if handed < keep {
+                        handed += 1;
+                        if each(self.current_solution()).is_break() {
+                            break SearchStatus::SolutionLimit;
+                        }
                     }
                 }
                 Err(status) => break status,
@@ -472,7 +526,7 @@ impl Solver {
         observer.finished(status);
         Outcome {
             status,
-            solutions,
+            solutions: Vec::new(),
             stats: self.stats,
             root_failure: self.root_failure,
         }
@@ -493,7 +547,10 @@ impl Solver {
         self.solve(options, Mode::Count)
     }
 
-    /// The solutions, one at a time, as the search finds them.
+    /// The solutions, one at a time, as the search finds them. The
+    /// iterator holds nothing but the solver: each solution is made when it
+    /// is found and belongs to the caller, so iterating through millions
+    /// keeps no more memory than the search's depth needs.
     ///
     /// ```
     /// use bitfd::{Model, SearchOptions, Solver};
@@ -1028,6 +1085,55 @@ mod tests {
         let stepped: Vec<Solution> = solver.solutions(&options).collect();
         assert_eq!(stepped, all.solutions);
         assert_eq!(solver.stats(), all.stats);
+    }
+
+    #[test]
+    fn solve_each_hands_out_what_solve_keeps_and_stops_when_told() {
+        // Every mode: the solutions handed out are those `solve` keeps, in
+        // the same order, with the same statistics and status, and the
+        // outcome keeps none of them.
+        let mut m = Model::new();
+        let vars: Vec<VarId> = ["a", "b", "c", "d"]
+            .iter()
+            .map(|n| m.int_var(n, 1, 4).expect("fresh"))
+            .collect();
+        m.all_different(&vars, Strength::Value).expect("valid");
+        let options = SearchOptions::default();
+        for mode in [
+            Mode::First,
+            Mode::All,
+            Mode::Count,
+            Mode::AtMost(5),
+            Mode::CountKeeping(3),
+        ] {
+            let kept = Solver::new(&m).solve(&options, mode);
+            let mut handed = Vec::new();
+            let outcome = Solver::new(&m).solve_each(&options, mode, &mut (), |s| {
+                handed.push(s);
+                ControlFlow::Continue(())
+            });
+            assert_eq!(handed, kept.solutions, "{mode:?}");
+            assert!(outcome.solutions.is_empty());
+            assert_eq!(outcome.stats, kept.stats, "{mode:?}");
+            assert_eq!(outcome.status, kept.status, "{mode:?}");
+        }
+        // Told to stop at the third: the search ends there, as `AtMost(3)`
+        // would, and an observer hears the same end.
+        let mut seen = 0;
+        let mut tree = crate::Tree::new(&m, &options);
+        let stopped = Solver::new(&m).solve_each(&options, Mode::All, &mut tree, |_| {
+            seen += 1;
+            if seen == 3 {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        let (at_most, outcome) = crate::Tree::record(&m, &options, Mode::AtMost(3));
+        assert_eq!(seen, 3);
+        assert_eq!(stopped.status, SearchStatus::SolutionLimit);
+        assert_eq!(stopped.stats, outcome.stats);
+        assert_eq!(tree.to_string(), at_most.to_string());
     }
 
     #[test]

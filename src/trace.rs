@@ -61,6 +61,9 @@
 //!   is left in this node; `Solution N` is the N-th solution.
 //! * The last line counts the steps, guesses, conflicts and solutions, and
 //!   says why the search ended (as the tree's footer does).
+//! * A trace past its [budget](Trace#budget) has one more line before the
+//!   last: `# truncated at N steps: the steps after these were not
+//!   recorded`. The last line still counts every step of the search.
 //!
 //! Names and labels have their control characters escaped, so each step's
 //! header is one line.
@@ -81,7 +84,7 @@ use crate::model::Model;
 use crate::observer::SearchStatus;
 use crate::observer::{Decision, Node, NodeKind, Observer};
 use crate::search::{Mode, Outcome, SearchOptions, Solver};
-use crate::tree::Legend;
+use crate::tree::{DEFAULT_RECORD_LIMIT, Legend};
 
 /// The version of the trace's text format; a change gets a new number.
 pub const FORMAT_VERSION: u32 = 1;
@@ -178,10 +181,27 @@ pub struct Step {
 /// ```
 ///
 /// A trace records one search; passing it to a second search starts it over.
+///
+/// # Budget
+///
+/// A trace keeps at most [`Trace::record_limit`] steps
+/// ([`DEFAULT_RECORD_LIMIT`] unless [`Trace::set_record_limit`] says
+/// otherwise), so a long search cannot exhaust memory through its trace.
+/// Past the budget it records no more steps (it ends at the last search
+/// node whose steps all fit), but it still counts them: the footer and the
+/// [`Profile`] are the whole search's, the search goes on as if nothing
+/// were recorded, and the text says `truncated at N steps`.
 #[derive(Clone, Debug)]
 pub struct Trace {
     legend: Legend,
+    /// At most `limit`; past it, the steps of whole nodes only.
     steps: Vec<Step>,
+    /// The most steps recorded.
+    limit: u64,
+    /// Whether a step came past `limit`: then no more are recorded.
+    truncated: bool,
+    /// Every step of the search, recorded or not, and of each kind.
+    counts: Counts,
     /// Where the current search node's steps begin in `steps`: its guess
     /// goes there once the node reports its decision.
     node_start: usize,
@@ -196,6 +216,15 @@ pub struct Trace {
     status: Option<SearchStatus>,
 }
 
+/// The steps of a search, counted as they happen.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counts {
+    steps: u64,
+    guesses: u64,
+    conflicts: u64,
+    solutions: u64,
+}
+
 impl Trace {
     /// An empty trace for a search of `model`.
     pub fn new(model: &Model) -> Trace {
@@ -204,6 +233,9 @@ impl Trace {
         Trace {
             legend,
             steps: Vec::new(),
+            limit: DEFAULT_RECORD_LIMIT,
+            truncated: false,
+            counts: Counts::default(),
             node_start: 0,
             open: false,
             runs: vec![0; n],
@@ -221,9 +253,27 @@ impl Trace {
         (trace, outcome)
     }
 
-    /// The steps, in the order they happened.
+    /// The steps, in the order they happened (the first ones only, if the
+    /// trace [is truncated](Trace::is_truncated)).
     pub fn steps(&self) -> &[Step] {
         &self.steps
+    }
+
+    /// Records at most `steps` steps of a search (see the
+    /// [budget](Trace#budget)); for the searches to come.
+    pub fn set_record_limit(&mut self, steps: u64) {
+        self.limit = steps;
+    }
+
+    /// The most steps this trace records.
+    pub fn record_limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Whether the search went past the [budget](Trace#budget): then
+    /// [`Trace::steps`] holds only the steps before.
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
     }
 
     /// Why the search ended, or `None` if it has not.
@@ -234,6 +284,8 @@ impl Trace {
     /// Empties the trace for a new search.
     pub fn clear(&mut self) {
         self.steps.clear();
+        self.truncated = false;
+        self.counts = Counts::default();
         self.node_start = 0;
         self.open = false;
         self.runs.fill(0);
@@ -267,6 +319,24 @@ impl Trace {
             self.clear();
         }
     }
+
+    /// Whether one more step fits in the budget. When it does not, the
+    /// trace is truncated at `node_start`, where the current node's steps
+    /// begin (its guess included), so that it ends with whole nodes: a
+    /// node's guess goes in front of its steps once the node is over, and
+    /// could not be put there after the budget ran out.
+    #[inline]
+    fn fits(&mut self, node_start: usize) -> bool {
+        if self.truncated {
+            return false;
+        }
+        if (self.steps.len() as u64) < self.limit {
+            return true;
+        }
+        self.steps.truncate(node_start);
+        self.truncated = true;
+        false
+    }
 }
 
 impl Observer for Trace {
@@ -283,6 +353,11 @@ impl Observer for Trace {
         let removed = before - after;
         self.removed[by.index()] += u64::from(removed.size());
         if !self.open {
+            self.open = true;
+            self.counts.steps += 1;
+            if !self.fits(self.node_start) {
+                return;
+            }
             self.steps.push(Step {
                 depth: 0,
                 kind: StepKind::Progress {
@@ -290,7 +365,8 @@ impl Observer for Trace {
                     removals: Vec::new(),
                 },
             });
-            self.open = true;
+        } else if self.truncated {
+            return;
         }
         let Some(Step {
             kind: StepKind::Progress { removals, .. },
@@ -317,34 +393,47 @@ impl Observer for Trace {
         self.runs[by.index()] += 1;
         self.conflicts[by.index()] += 1;
         self.open = false;
-        self.steps.push(Step {
-            depth: 0,
-            kind: StepKind::Conflict { by },
-        });
+        self.counts.steps += 1;
+        self.counts.conflicts += 1;
+        if self.fits(self.node_start) {
+            self.steps.push(Step {
+                depth: 0,
+                kind: StepKind::Conflict { by },
+            });
+        }
     }
 
     fn node(&mut self, node: &Node) {
         self.begin();
         // The node's propagation steps came before the node said where it
         // is: put its guess in front of them and give them its depth.
+        let start = self.node_start;
         if let Some(decision) = node.decision {
-            self.steps.insert(
-                self.node_start,
-                Step {
-                    depth: node.depth,
-                    kind: StepKind::Guess { decision },
-                },
-            );
-            self.node_start += 1;
+            self.counts.steps += 1;
+            self.counts.guesses += 1;
+            if self.fits(start) {
+                self.steps.insert(
+                    self.node_start,
+                    Step {
+                        depth: node.depth,
+                        kind: StepKind::Guess { decision },
+                    },
+                );
+                self.node_start += 1;
+            }
         }
         for step in &mut self.steps[self.node_start..] {
             step.depth = node.depth;
         }
         if let NodeKind::Solution { index } = node.kind {
-            self.steps.push(Step {
-                depth: node.depth,
-                kind: StepKind::Solution { index },
-            });
+            self.counts.steps += 1;
+            self.counts.solutions += 1;
+            if self.fits(start) {
+                self.steps.push(Step {
+                    depth: node.depth,
+                    kind: StepKind::Solution { index },
+                });
+            }
         }
         self.node_start = self.steps.len();
     }
@@ -367,7 +456,6 @@ impl fmt::Display for Trace {
     /// The text of the [module docs](self).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(f, "# bitfd-trace {FORMAT_VERSION}")?;
-        let (mut guesses, mut conflicts, mut solutions) = (0u64, 0u64, 0u64);
         for step in &self.steps {
             match &step.kind {
                 StepKind::Progress { by, removals } => {
@@ -390,28 +478,33 @@ impl fmt::Display for Trace {
                     }
                 }
                 StepKind::Guess { decision } => {
-                    guesses += 1;
                     indent(f, step.depth.saturating_sub(1))?;
                     f.write_str("Guessing: ")?;
                     self.legend.write_decision(f, *decision)?;
                     f.write_char('\n')?;
                 }
                 StepKind::Conflict { by } => {
-                    conflicts += 1;
                     indent(f, step.depth)?;
                     writeln!(f, "Conflict: {}", self.legend.describe(*by))?;
                 }
                 StepKind::Solution { index } => {
-                    solutions += 1;
                     indent(f, step.depth)?;
                     writeln!(f, "Solution {index}")?;
                 }
             }
         }
+        if self.truncated {
+            writeln!(
+                f,
+                "# truncated at {} steps: the steps after these were not recorded",
+                self.limit
+            )?;
+        }
+        let c = self.counts;
         write!(
             f,
-            "# steps {}; guesses {guesses}; conflicts {conflicts}; solutions {solutions}; status ",
-            self.steps.len()
+            "# steps {}; guesses {}; conflicts {}; solutions {}; status ",
+            c.steps, c.guesses, c.conflicts, c.solutions
         )?;
         match self.status {
             Some(status) => writeln!(f, "{status}"),

@@ -276,15 +276,54 @@ pub struct Unexplored {
 /// ```
 ///
 /// A tree records one search; passing it to a second search starts it over.
+///
+/// # Budget
+///
+/// A tree keeps at most [`Tree::record_limit`] nodes
+/// ([`DEFAULT_RECORD_LIMIT`] unless [`Tree::set_record_limit`] says
+/// otherwise), so a long search cannot exhaust memory through its
+/// recording. Past the budget the tree records no more nodes, but it still
+/// counts them: [`Tree::stats`] and the footer are the whole search's, the
+/// search itself goes on as if nothing were recorded, and every rendering
+/// says `truncated at N nodes`.
+///
+/// ```
+/// use bitfd::{Mode, Model, SearchOptions, Tree};
+///
+/// let mut m = Model::new();
+/// let x = m.int_var("x", 1, 20)?;
+/// let y = m.int_var("y", 1, 20)?;
+/// let options = SearchOptions::default();
+/// let mut tree = Tree::new(&m, &options);
+/// tree.set_record_limit(10);
+/// let outcome = bitfd::Solver::new(&m).solve_observed(&options, Mode::Count, &mut tree);
+/// assert_eq!(outcome.stats.solutions, 400);
+/// assert_eq!(tree.nodes().len(), 10);
+/// assert!(tree.is_truncated());
+/// assert_eq!(tree.stats().nodes, outcome.stats.nodes);
+/// assert!(tree.to_string().contains("\n# truncated at 10 nodes"));
+/// # Ok::<(), bitfd::ModelError>(())
+/// ```
 #[derive(Clone, Debug)]
 pub struct Tree {
     legend: Legend,
     settings: TreeSettings,
-    /// The nodes in visit order; `nodes[i].id == i`.
+    /// The nodes in visit order; `nodes[i].id == i`. At most `limit`.
     nodes: Vec<Node>,
+    /// Every node reported, recorded or not.
+    stats: TreeStats,
+    /// The most nodes recorded.
+    limit: u64,
+    /// Whether a node came past `limit`: then `nodes` is the first `limit`
+    /// of the search (a prefix in visit order), and `stats` counts more.
+    truncated: bool,
     /// Why the search ended; `None` while it runs.
     status: Option<SearchStatus>,
 }
+
+/// How many nodes a [`Tree`], or steps a [`Trace`](crate::Trace), records
+/// by default: a million, some tens of megabytes.
+pub const DEFAULT_RECORD_LIMIT: u64 = 1_000_000;
 
 impl Tree {
     /// An empty tree for a search of `model` with `options`.
@@ -293,8 +332,28 @@ impl Tree {
             legend: Legend::new(model),
             settings: TreeSettings::new(model, options),
             nodes: Vec::new(),
+            stats: TreeStats::default(),
+            limit: DEFAULT_RECORD_LIMIT,
+            truncated: false,
             status: None,
         }
+    }
+
+    /// Records at most `nodes` nodes of a search (see the
+    /// [budget](Tree#budget)); for the searches to come.
+    pub fn set_record_limit(&mut self, nodes: u64) {
+        self.limit = nodes;
+    }
+
+    /// The most nodes this tree records.
+    pub fn record_limit(&self) -> u64 {
+        self.limit
+    }
+
+    /// Whether the search went past the [budget](Tree#budget): then
+    /// [`Tree::nodes`] holds its first [`Tree::record_limit`] nodes only.
+    pub fn is_truncated(&self) -> bool {
+        self.truncated
     }
 
     /// Searches `model` in `mode`, recording the tree: a shorthand for
@@ -320,19 +379,10 @@ impl Tree {
         self.status
     }
 
-    /// The counts, from the recorded nodes.
+    /// The counts of every node the search reported, recorded or not
+    /// (for a tree within its budget, the counts of [`Tree::nodes`]).
     pub fn stats(&self) -> TreeStats {
-        let mut s = TreeStats::default();
-        for node in &self.nodes {
-            s.nodes += 1;
-            s.max_depth = s.max_depth.max(node.depth);
-            match node.kind {
-                NodeKind::Choice { .. } => s.choices += 1,
-                NodeKind::Failed { .. } => s.failures += 1,
-                NodeKind::Solution { .. } => s.solutions += 1,
-            }
-        }
-        s
+        self.stats
     }
 
     /// The branches search left untaken because a limit stopped it, in the
@@ -352,17 +402,28 @@ impl Tree {
     /// Whether a limit stopped the search before its root: no node, and a
     /// status other than complete.
     fn root_unexplored(&self) -> bool {
-        self.nodes.is_empty() && self.status.is_some_and(|s| s != SearchStatus::Complete)
+        self.stats.nodes == 0 && self.status.is_some_and(|s| s != SearchStatus::Complete)
     }
 
     /// Empties the tree for a new search.
     pub fn clear(&mut self) {
         self.nodes.clear();
+        self.stats = TreeStats::default();
+        self.truncated = false;
         self.status = None;
     }
 
+    /// `truncated at N nodes`, for a truncated tree.
+    fn truncation(&self) -> Option<String> {
+        self.truncated
+            .then(|| format!("truncated at {} nodes", self.limit))
+    }
+
     /// Visits the nodes in order, with each unexplored branch where a
-    /// preorder listing puts it: after its choice's last descendant.
+    /// preorder listing puts it: after its choice's last descendant. In a
+    /// truncated tree, the choices still open after the last node recorded
+    /// have children that were not recorded: no unexplored branch is made
+    /// up for them.
     fn walk<E>(&self, mut visit: impl FnMut(Walk<'_>) -> Result<(), E>) -> Result<(), E> {
         // Open choices on the current path: (id, depth, children seen).
         let mut open: Vec<(NodeId, u32, u8)> = Vec::new();
@@ -403,6 +464,9 @@ impl Tree {
                 open.push((node.id, node.depth, 0));
             }
         }
+        if self.truncated {
+            return Ok(());
+        }
         close(&mut open, 0, &mut visit)
     }
 
@@ -429,6 +493,15 @@ impl Tree {
                 status: self.status
             }
         )?;
+        if let Some(truncation) = self.truncation() {
+            // A comment for tools, and a label that shows in the drawing.
+            writeln!(out, "  // {truncation}")?;
+            writeln!(
+                out,
+                "  label=\"{truncation}: the nodes after these were not recorded\";"
+            )?;
+            writeln!(out, "  labelloc=b;")?;
+        }
         writeln!(out, "  node [label=\"\", style=filled, fontsize=10];")?;
         writeln!(out, "  edge [fontsize=9];")?;
         let mut unexplored = 0u64;
@@ -574,6 +647,9 @@ impl fmt::Display for Tree {
             }
             f.write_str("\n")
         })?;
+        if let Some(truncation) = self.truncation() {
+            writeln!(f, "# {truncation}: the nodes after these were not recorded")?;
+        }
         writeln!(
             f,
             "# {}",
@@ -593,8 +669,20 @@ impl Observer for Tree {
         if node.id == 0 || self.status.is_some() {
             self.clear();
         }
-        debug_assert_eq!(node.id, self.nodes.len() as NodeId, "nodes come in order");
-        self.nodes.push(*node);
+        debug_assert_eq!(node.id, self.stats.nodes, "nodes come in order");
+        let s = &mut self.stats;
+        s.nodes += 1;
+        s.max_depth = s.max_depth.max(node.depth);
+        match node.kind {
+            NodeKind::Choice { .. } => s.choices += 1,
+            NodeKind::Failed { .. } => s.failures += 1,
+            NodeKind::Solution { .. } => s.solutions += 1,
+        }
+        if (self.nodes.len() as u64) < self.limit {
+            self.nodes.push(*node);
+        } else {
+            self.truncated = true;
+        }
     }
 
     fn finished(&mut self, status: SearchStatus) {
@@ -631,6 +719,12 @@ mod json {
         status: String,
         nodes: Vec<JsonNode>,
         unexplored: Vec<JsonUnexplored>,
+        /// For a truncated tree: the budget, the number of nodes recorded.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        truncated_at: Option<u64>,
+        /// For a truncated tree: `truncated at N nodes: ...`.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        truncated: Option<String>,
     }
 
     #[derive(serde::Serialize)]
@@ -729,6 +823,10 @@ mod json {
                 },
                 nodes,
                 unexplored,
+                truncated_at: self.truncated.then_some(self.limit),
+                truncated: self
+                    .truncation()
+                    .map(|t| format!("{t}: the nodes after these were not recorded")),
             }
             .serialize(s)
         }

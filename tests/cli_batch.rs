@@ -662,7 +662,7 @@ fn sudoku_batch_prints_each_boards_solution_in_input_order_on_any_threads() {
         let cut = summary.rfind("; ").expect("a rate");
         assert_eq!(
             &summary[..cut],
-            "95 puzzles: 95 unique, 0 not unique, 0 without solution, 1 malformed lines"
+            "95 puzzles: 95 unique, 0 not unique, 0 without solution, 1 malformed line"
         );
         outputs.push((
             r.stdout[..r.stdout.rfind("; ").expect("a rate")].to_owned(),

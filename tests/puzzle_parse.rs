@@ -208,6 +208,24 @@ fn each_mistake_is_its_own_diagnostic_reported_together() {
 }
 
 #[test]
+fn numbers_too_large_to_read_are_named_in_good_english() {
+    let huge = "99999999999999999999999";
+    let d = only_error(&format!("houses {huge}\ncolor: red\n"));
+    assert_eq!(d.kind, ErrorKind::OutOfRange);
+    assert_eq!(d.message, "a number of houses this large is out of range");
+    assert_eq!(
+        only_error("houses 64\ncolor: red\n").message,
+        "64 houses are out of range"
+    );
+    let d = only_error(&format!("{HEADER}red = {huge}\n"));
+    assert_eq!(d.message, "a house number this large is out of range");
+    let d = only_error(&format!("{HEADER}red = green + {huge}\n"));
+    assert_eq!(d.message, "an offset this large is out of range");
+    let d = only_error(&format!("{HEADER}|red - green| = {huge}\n"));
+    assert_eq!(d.message, "a distance this large is out of range");
+}
+
+#[test]
 fn syntax_errors_say_what_was_expected() {
     let d = only_error(&format!("{HEADER}red = green +\n"));
     assert_eq!(d.kind, ErrorKind::Syntax);

@@ -623,3 +623,91 @@ fn a_node_limit_of_0_leaves_even_the_root_unexplored() {
     assert_eq!(tree.to_dot().matches("shape=triangle").count(), 1);
     assert!(trace.steps().is_empty());
 }
+
+#[test]
+fn a_tree_past_its_budget_keeps_the_first_nodes_and_says_so_in_every_rendering() {
+    // 7-queens, every solution: hundreds of nodes; a budget of 50.
+    let model = queens(7);
+    let options = SearchOptions::default();
+    let (full, unrecorded) = Tree::record(&model, &options, Mode::All);
+    assert!(full.nodes().len() > 200, "a tree well past the budget");
+    assert!(!full.is_truncated());
+    let mut tree = Tree::new(&model, &options);
+    tree.set_record_limit(50);
+    let outcome = Solver::new(&model).solve_observed(&options, Mode::All, &mut tree);
+    // The search is not changed by its recording.
+    assert_eq!(outcome.stats, unrecorded.stats);
+    assert_eq!(outcome.solutions, unrecorded.solutions);
+    assert_eq!(outcome.status, SearchStatus::Complete);
+    // The recording is the first 50 nodes of the whole tree, its counts
+    // the whole search's.
+    assert!(tree.is_truncated());
+    assert_eq!(tree.nodes(), &full.nodes()[..50]);
+    assert_eq!(tree.stats(), TreeStats::from(unrecorded.stats));
+    assert_eq!(tree.status(), Some(SearchStatus::Complete));
+    // The choices left open after the last node recorded are not made up
+    // into unexplored branches: the search took them.
+    assert!(tree.unexplored().is_empty());
+    let note = "truncated at 50 nodes";
+    let text = tree.to_string();
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 50 + 3, "header, 50 nodes, the note, footer");
+    assert_eq!(
+        lines[51],
+        "# truncated at 50 nodes: the nodes after these were not recorded"
+    );
+    // The footer is the full tree's.
+    assert_eq!(lines.last(), full.to_string().lines().last().as_ref());
+    let dot = tree.to_dot();
+    assert!(dot.contains(&format!("label=\"{note}")), "{dot}");
+    assert_eq!(dot.matches(" [shape=").count(), 50, "no unexplored node");
+    let json: Value = serde_json::from_str(&tree.to_json()).expect("JSON");
+    assert_eq!(json["truncated_at"], 50);
+    assert!(
+        json["truncated"]
+            .as_str()
+            .is_some_and(|t| t.starts_with(note))
+    );
+    assert_eq!(json["nodes"].as_array().map(Vec::len), Some(50));
+    assert_eq!(json["stats"]["nodes"], unrecorded.stats.nodes);
+    // A tree within its budget says nothing of one.
+    for rendering in [full.to_string(), full.to_dot(), full.to_json()] {
+        assert!(!rendering.contains("truncated"));
+    }
+}
+
+#[test]
+fn a_trace_past_its_budget_ends_at_a_whole_node_and_says_so() {
+    let model = queens(6);
+    let options = SearchOptions::default();
+    let (full, unrecorded) = Trace::record(&model, &options, Mode::All);
+    assert!(full.steps().len() > 100);
+    for limit in [0, 1, 7, 40, 99] {
+        let mut trace = Trace::new(&model);
+        trace.set_record_limit(limit);
+        let outcome = Solver::new(&model).solve_observed(&options, Mode::All, &mut trace);
+        assert_eq!(outcome.stats, unrecorded.stats, "limit {limit}");
+        assert!(trace.is_truncated());
+        let steps = trace.steps();
+        assert!(steps.len() as u64 <= limit, "limit {limit}");
+        // A prefix of the whole trace, ending where the next step starts a
+        // node (a guess) or where the last node the budget held ended.
+        assert_eq!(steps, &full.steps()[..steps.len()], "limit {limit}");
+        if let Some(next) = full.steps().get(steps.len()) {
+            assert!(
+                matches!(next.kind, StepKind::Guess { .. }) || steps.is_empty(),
+                "limit {limit}: {next:?}"
+            );
+        }
+        let text = trace.to_string();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[lines.len() - 2],
+            format!("# truncated at {limit} steps: the steps after these were not recorded")
+        );
+        // The footer and the profile count the whole search.
+        assert_eq!(lines.last(), full.to_string().lines().last().as_ref());
+        assert_eq!(trace.profile(), full.profile());
+    }
+    assert!(!full.to_string().contains("truncated"));
+}

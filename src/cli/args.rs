@@ -7,6 +7,7 @@ use std::path::PathBuf;
 use std::time::Duration;
 
 use bitfd::generate::{MAX_GROUPS, MAX_HOUSES};
+use bitfd::tree::DEFAULT_RECORD_LIMIT;
 use bitfd::{SearchOptions, Strength, ValueOrder, VarOrder};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
@@ -24,7 +25,9 @@ Examples:
   bitfd generate --houses 6 --groups 6 --seed 1 --count 100 --out puzzles/
 
 The .zebra format is described in docs/format.md.
-Exit codes: 0 answered (no solution is an answer), 1 input error, 2 usage error.";
+Exit codes: 0 every input answered (no solution is an answer); 1 an input
+error, or for check a puzzle without exactly one solution; 2 a usage error;
+3 a node or time limit left an answer unknown (and nothing made it 1).";
 
 const SOLVE_EXAMPLES: &str = "\
 Examples:
@@ -38,21 +41,25 @@ Examples:
 Without --all, --count or --max, solve shows the first solution and looks
 for a second one to tell whether the puzzle is unique. Many puzzles are
 solved on every core; the output comes in input order, the same for any
---jobs.";
+--jobs. --all and --max print each solution as soon as it is found, one
+puzzle after another. A --tree dot or json goes alone to standard output
+(or to --tree-out FILE); with --json, the tree and the trace go inside
+the JSON. Exits with 3 when a limit cut a search short.";
 
 const CHECK_EXAMPLES: &str = "\
 Examples:
   bitfd check examples/puzzles/*.zebra
   bitfd check --json examples/puzzles/several.zebra
   jq -c '.puzzles[]' ../shared/data/zebra/derived_variants.json | bitfd check --jsonl -
-  generate-puzzle > new.zebra && bitfd check new.zebra && echo unique
+  bitfd generate --houses 5 --groups 5 --seed 7 > new.zebra && bitfd check new.zebra && echo unique
 
 Prints one line per puzzle: unique; not unique, with the cells where two
 solutions differ (a clue that tells them apart removes the second); or no
 solution, with the clue that fails. --json adds both solutions and, for a
 unique puzzle, its difficulty rating. Many puzzles are checked on every
 core; the output comes in input order. Exits with 0 only if every puzzle
-has exactly one solution.";
+has exactly one solution: 1 if some puzzle has not (or an input is bad),
+else 3 if a limit left some puzzle unknown.";
 
 const SUDOKU_EXAMPLES: &str = "\
 Examples:
@@ -65,7 +72,9 @@ One board a line, row by row: 81 symbols for 9x9 (1-9; `.` or `0` blank),
 `.` is a blank on every size. Empty lines and lines starting with `#` are
 skipped. Prints each board's solution (or its count with --count), in
 input order though boards are solved on every core, then how many puzzles
-there were, how many were unique, and puzzles per second (per core).";
+there were, how many were unique, and puzzles per second (per core: the
+boards over the time their searches took). Exits with 3 when a limit left
+a board unknown.";
 
 const MINIMIZE_EXAMPLES: &str = "\
 Examples:
@@ -137,7 +146,7 @@ pub(crate) struct SolveArgs {
     pub(crate) count: bool,
 
     /// Stop after N solutions, printing each.
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..))]
+    #[arg(long, value_name = "N", value_parser = parse_max)]
     pub(crate) max: Option<u64>,
 
     /// Print one JSON document (a line) per puzzle instead of text.
@@ -145,14 +154,29 @@ pub(crate) struct SolveArgs {
     pub(crate) json: bool,
 
     /// Also print the deductions: which clue removed which houses, each
-    /// guess and each conflict.
-    #[arg(long, conflicts_with = "json")]
+    /// guess and each conflict (after the result, or in the JSON).
+    #[arg(long)]
     pub(crate) trace: bool,
 
-    /// Also print the search tree, one node a line (text), for Graphviz
-    /// (dot) or as JSON.
-    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "json")]
+    /// Write the trace to FILE instead (FILE.1, FILE.2, ... before the
+    /// extension, when there are several puzzles).
+    #[arg(long, value_name = "FILE", requires = "trace")]
+    pub(crate) trace_out: Option<PathBuf>,
+
+    /// Also print the search tree: one node a line (text, after the
+    /// result), for Graphviz (dot) or as JSON; a dot or json tree goes
+    /// alone to standard output, or into the --json document.
+    #[arg(long, value_enum, value_name = "FORMAT")]
     pub(crate) tree: Option<TreeFormat>,
+
+    /// Write the tree to FILE instead (numbered as --trace-out's).
+    #[arg(long, value_name = "FILE", requires = "tree")]
+    pub(crate) tree_out: Option<PathBuf>,
+
+    /// The most nodes --tree and steps --trace record: past it the
+    /// recording stops and says "truncated at N", and the search goes on.
+    #[arg(long, value_name = "N", default_value_t = DEFAULT_RECORD_LIMIT)]
+    pub(crate) record_limit: u64,
 
     #[command(flatten)]
     pub(crate) batch: BatchArgs,
@@ -210,16 +234,51 @@ pub(crate) struct BatchArgs {
 /// `--jobs`: how many threads work on a batch.
 #[derive(Debug, Args)]
 pub(crate) struct Jobs {
-    /// Worker threads [default: one per core]. The output is the same for any number.
-    #[arg(long = "jobs", short = 'j', value_name = "N", value_parser = clap::value_parser!(u16).range(1..), help_heading = "Batch")]
-    jobs: Option<u16>,
+    /// Worker threads, 1 to 1024 [default: one per core]. The output is the same for any number.
+    #[arg(long = "jobs", short = 'j', value_name = "N", value_parser = parse_jobs, help_heading = "Batch")]
+    jobs: Option<usize>,
+}
+
+/// The most threads `--jobs` takes: a fixed number, so that a command line
+/// that works on one machine works on every other, far above the cores of
+/// any machine bitfd runs on (more threads than cores only wait for each
+/// other), and low enough that their stacks and start-up cost little.
+pub(crate) const MAX_JOBS: usize = 1024;
+
+/// Reads `--max`: a number of solutions, 1 or more.
+fn parse_max(text: &str) -> Result<u64, String> {
+    match text.parse::<u64>() {
+        Ok(0) => Err(
+            "--max 0 would show no solution: give 1 or more (--count counts \
+                      the solutions without showing them)"
+                .to_owned(),
+        ),
+        Ok(n) => Ok(n),
+        Err(_) if !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit()) => Err(format!(
+            "{text} is too large: --max takes 1 to {}",
+            u64::MAX
+        )),
+        Err(_) => Err(format!("`{text}` is not a number of solutions")),
+    }
+}
+
+/// Reads `--jobs`: a number from 1 to [`MAX_JOBS`].
+fn parse_jobs(text: &str) -> Result<usize, String> {
+    let range = format!("--jobs takes 1 to {MAX_JOBS} threads");
+    let digits = !text.is_empty() && text.bytes().all(|b| b.is_ascii_digit());
+    match text.parse::<usize>() {
+        Ok(n @ 1..=MAX_JOBS) => Ok(n),
+        Ok(n) => Err(format!("{n} is out of range: {range}")),
+        Err(_) if digits => Err(format!("{text} is out of range: {range}")),
+        Err(_) => Err(format!("`{text}` is not a number: {range}")),
+    }
 }
 
 impl Jobs {
     /// The number of worker threads: as asked, or one per core.
     pub(crate) fn threads(&self) -> usize {
         match self.jobs {
-            Some(n) => usize::from(n),
+            Some(n) => n,
             None => std::thread::available_parallelism().map_or(1, |n| n.get()),
         }
     }
@@ -435,6 +494,24 @@ mod tests {
         assert_eq!(parse_duration("1m"), Ok(Duration::from_secs(60)));
         assert!(parse_duration("soon").is_err());
         assert!(parse_duration("-1s").is_err());
+    }
+
+    #[test]
+    fn jobs_run_from_1_to_the_bound() {
+        assert_eq!(parse_jobs("1"), Ok(1));
+        assert_eq!(parse_jobs("1024"), Ok(MAX_JOBS));
+        for bad in [
+            "0",
+            "1025",
+            "100000",
+            "99999999999999999999999",
+            "-3",
+            "x",
+            "",
+        ] {
+            let message = parse_jobs(bad).expect_err(bad);
+            assert!(message.contains("1 to 1024"), "{bad}: {message}");
+        }
     }
 
     #[test]

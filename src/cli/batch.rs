@@ -5,7 +5,9 @@
 //! 1. a reader thread pulls inputs from an iterator (files, JSON lines) and
 //!    hands them to the calling thread, at most [`in_flight`] ahead of the
 //!    output, so memory stays bounded however long the stream;
-//! 2. a rayon pool of `--jobs` threads runs the work on each input;
+//! 2. workers run the work on each input: at most `--jobs` of them, each
+//!    started when an input is queued and every worker already has one, so
+//!    never more workers than inputs;
 //! 3. the calling thread puts the results back in input order and emits
 //!    each as soon as every earlier one is out, flushing whenever it has to
 //!    wait, so a program that writes one puzzle and waits for its verdict
@@ -18,7 +20,8 @@
 use std::collections::BTreeMap;
 use std::io::{self, IsTerminal, StdoutLock, Write};
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::mpsc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Mutex, PoisonError, mpsc};
 use std::thread;
 use std::time::{Duration, Instant};
 
@@ -63,8 +66,8 @@ pub(crate) trait Sink<R> {
     fn idle(&mut self) -> io::Result<()>;
 }
 
-/// Runs `work(i, input)` for every input on `threads` threads and hands the
-/// results to `sink` in input order.
+/// Runs `work(i, input)` for every input on `threads` threads (fewer when
+/// there are fewer inputs) and hands the results to `sink` in input order.
 ///
 /// The reader thread is not joined: if the sink fails (the reader of our
 /// output went away), this returns at once even while the reader waits for
@@ -72,7 +75,7 @@ pub(crate) trait Sink<R> {
 ///
 /// # Errors
 ///
-/// The first error of the sink, or a thread pool that cannot start.
+/// The first error of the sink, or a thread that cannot start.
 ///
 /// # Panics
 ///
@@ -89,11 +92,7 @@ where
     R: Send + 'static,
     W: Fn(usize, I::Item) -> R + Sync,
 {
-    let pool = rayon::ThreadPoolBuilder::new()
-        .num_threads(threads)
-        .thread_name(|i| format!("bitfd-worker-{i}"))
-        .build()
-        .map_err(io::Error::other)?;
+    let threads = threads.max(1);
     let (messages, inbox) = mpsc::channel::<Message<I::Item, R>>();
     // The reader takes a permit before each input; one comes back with
     // each result emitted.
@@ -115,9 +114,23 @@ where
             }
         })?;
 
-    let work = &work;
-    pool.in_place_scope(|scope| {
+    // The work queue: workers take the next input from it. A worker is
+    // started when an input is queued and every worker already has one, up
+    // to `threads`: never more workers than inputs, and a program that
+    // writes one input and waits for its result gets it at once.
+    let (jobs, job_box) = mpsc::channel::<(usize, I::Item)>();
+    let job_box = Mutex::new(job_box);
+    // Set once this returns (an error, a panic, or the end): the workers
+    // then leave the queued inputs alone.
+    let stop = AtomicBool::new(false);
+    let (work, job_box, stop) = (&work, &job_box, &stop);
+    thread::scope(|scope| {
+        let _stop = StopGuard(stop);
+        // Dropped when this closure ends, however: the workers then stop.
+        let jobs = jobs;
+        let mut workers = 0;
         let mut read = 0;
+        let mut done = 0;
         let mut emitted = 0;
         let mut ended = false;
         let mut waiting: BTreeMap<usize, R> = BTreeMap::new();
@@ -133,14 +146,19 @@ where
                 Message::Input(input) => {
                     let i = read;
                     read += 1;
-                    let messages = messages.clone();
-                    scope.spawn(move |_| {
-                        let result = panic::catch_unwind(AssertUnwindSafe(|| work(i, input)));
-                        let _ = messages.send(Message::Done(i, result));
-                    });
+                    // The workers' end of the queue lives as long as this.
+                    let _ = jobs.send((i, input));
+                    if read - done > workers && workers < threads {
+                        let messages = messages.clone();
+                        thread::Builder::new()
+                            .name(format!("bitfd-worker-{workers}"))
+                            .spawn_scoped(scope, move || worker(job_box, stop, work, &messages))?;
+                        workers += 1;
+                    }
                 }
                 Message::End => ended = true,
                 Message::Done(i, result) => {
+                    done += 1;
                     match result {
                         Ok(r) => waiting.insert(i, r),
                         Err(payload) => panic::resume_unwind(payload),
@@ -158,6 +176,42 @@ where
     })
 }
 
+/// A worker: runs `work` on each input it takes from the queue until the
+/// queue closes or the batch stops, and sends back each result (or the
+/// payload of a panic).
+fn worker<T, R>(
+    job_box: &Mutex<mpsc::Receiver<(usize, T)>>,
+    stop: &AtomicBool,
+    work: &(impl Fn(usize, T) -> R + Sync),
+    messages: &mpsc::Sender<Message<T, R>>,
+) {
+    loop {
+        // A panic never happens while the lock is held: a poisoned lock
+        // still guards a sound queue.
+        let job = job_box
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .recv();
+        let Ok((i, input)) = job else { return };
+        if stop.load(Ordering::Relaxed) {
+            return;
+        }
+        let result = panic::catch_unwind(AssertUnwindSafe(|| work(i, input)));
+        if messages.send(Message::Done(i, result)).is_err() {
+            return;
+        }
+    }
+}
+
+/// Sets its flag when dropped.
+struct StopGuard<'a>(&'a AtomicBool);
+
+impl Drop for StopGuard<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 /// One input's output: text for stdout and for stderr, styled (anstream
 /// strips the styles where colour is off), and whether it failed.
 #[derive(Debug, Default)]
@@ -168,6 +222,9 @@ pub(crate) struct Output {
     pub(crate) err: String,
     /// Whether this input makes the exit code 1.
     pub(crate) failed: bool,
+    /// Whether a limit left this input's answer unknown (exit code 3,
+    /// unless another input makes it 1).
+    pub(crate) unknown: bool,
 }
 
 impl Output {
@@ -190,6 +247,7 @@ impl Output {
             out,
             err: e.rendered.clone(),
             failed: true,
+            unknown: false,
         }
     }
 }
@@ -204,6 +262,8 @@ pub(crate) struct Terminal {
     stdout_is_terminal: bool,
     /// Whether any input failed.
     pub(crate) failed: bool,
+    /// Whether a limit left any input's answer unknown.
+    pub(crate) unknown: bool,
 }
 
 impl Sink<Output> for Terminal {
@@ -224,12 +284,14 @@ impl Terminal {
             progress: Progress::new(total),
             stdout_is_terminal: io::stdout().is_terminal(),
             failed: false,
+            unknown: false,
         }
     }
 
     /// Writes one input's output: stderr first, then stdout.
     pub(crate) fn write(&mut self, output: &Output) -> io::Result<()> {
         self.failed |= output.failed;
+        self.unknown |= output.unknown;
         let out = &mut self.out;
         let to_terminal = self.stdout_is_terminal;
         self.progress.around(|| {
@@ -256,11 +318,12 @@ impl Terminal {
         self.progress.around(|| out.flush())
     }
 
-    /// Flushes stdout and clears the progress bar.
-    pub(crate) fn finish(mut self) -> io::Result<bool> {
+    /// Flushes stdout and clears the progress bar; whether any input
+    /// failed, and whether any was left unknown.
+    pub(crate) fn finish(mut self) -> io::Result<(bool, bool)> {
         self.progress.finish();
         self.out.flush()?;
-        Ok(self.failed)
+        Ok((self.failed, self.unknown))
     }
 }
 
@@ -396,6 +459,25 @@ mod tests {
             .expect("runs");
             let want: Vec<(usize, u64)> = (0..3000).map(|i| (i as usize, i * 2)).collect();
             assert_eq!(sink.seen, want, "{threads} threads");
+        }
+    }
+
+    #[test]
+    fn no_more_workers_than_inputs() {
+        // Asked for 64 threads, three inputs get at most three workers (the
+        // number in each worker's name), a long stream at most 64.
+        let worker = |_: usize, _: u64| {
+            let name = thread::current().name().map(str::to_owned);
+            let n = name
+                .as_deref()
+                .and_then(|n| n.strip_prefix("bitfd-worker-"));
+            n.and_then(|n| n.parse::<u64>().ok()).expect("a worker")
+        };
+        for (inputs, most) in [(0u64, 0), (1, 1), (3, 3), (500, 64)] {
+            let mut sink = collect();
+            run_ordered(64, 0..inputs, worker, &mut sink).expect("runs");
+            assert_eq!(sink.seen.len() as u64, inputs);
+            assert!(sink.seen.iter().all(|&w| w < most), "{inputs} inputs");
         }
     }
 

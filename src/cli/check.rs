@@ -42,7 +42,8 @@ pub(crate) fn check(args: &CheckArgs) -> io::Result<ExitCode> {
         }
     };
     run_ordered(args.batch.jobs.threads(), source, work, &mut terminal)?;
-    Ok(exit_code(terminal.finish()?))
+    let (failed, unknown) = terminal.finish()?;
+    Ok(exit_code(failed, unknown))
 }
 
 /// What checking one puzzle found.
@@ -85,10 +86,14 @@ fn check_one(args: &CheckArgs, loaded: &Loaded) -> Output {
     } else {
         check_text(&checked)
     };
+    // A search cut short by a limit answers nothing: exit code 3 (unless
+    // another puzzle is known not to be unique).
+    let unknown = matches!(checked.verdict, Uniqueness::Unknown { .. });
     Output {
         out,
         err: String::new(),
-        failed: !checked.verdict.is_unique(),
+        failed: !checked.verdict.is_unique() && !unknown,
+        unknown,
     }
 }
 

@@ -53,7 +53,8 @@ pub(crate) fn generate(args: &GenerateArgs) -> io::Result<ExitCode> {
         first: true,
     };
     run_ordered(args.jobs.threads(), args.seed..=last, work, &mut sink)?;
-    Ok(exit_code(sink.terminal.finish()?))
+    let (failed, unknown) = sink.terminal.finish()?;
+    Ok(exit_code(failed, unknown))
 }
 
 /// `gen-6x6-seed1.zebra`: houses x groups, and the seed.

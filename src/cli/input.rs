@@ -33,6 +33,11 @@ fn is_stdin(path: &Path) -> bool {
     path.as_os_str() == "-"
 }
 
+/// Standard input gave nothing at all. Closed (`<&-`) or empty, it reads
+/// as an empty file, which is no puzzle: say so rather than parse it.
+const EMPTY_STDIN: &str = "<stdin>: standard input is empty (closed, or nothing was piped \
+    in): pipe the input in, or name a file";
+
 /// Reads a whole puzzle file (`-`: standard input), at most
 /// [`puzzle::MAX_SOURCE_BYTES`] of it.
 ///
@@ -49,6 +54,9 @@ fn read_file(path: &Path) -> Result<Vec<u8>, String> {
         File::open(path).and_then(|f| f.take(limit + 1).read_to_end(&mut bytes))
     };
     read.map_err(|e| format!("{name}: cannot read: {e}"))?;
+    if bytes.is_empty() && is_stdin(path) {
+        return Err(EMPTY_STDIN.to_owned());
+    }
     if bytes.len() as u64 > limit {
         return Err(format!(
             "{name}: the file is larger than {} bytes (the limit for a puzzle)",
@@ -276,11 +284,21 @@ impl Lines {
     ///
     /// # Errors
     ///
-    /// The message for stderr when the file cannot be opened.
+    /// The message for stderr when the file cannot be opened, or when
+    /// standard input is empty.
     pub(crate) fn open(path: &Path, max: usize) -> Result<Lines, String> {
         let name = display_name(path);
         let reader: Box<dyn BufRead + Send> = if is_stdin(path) {
-            Box::new(BufReader::new(io::stdin()))
+            let mut stdin = BufReader::new(io::stdin());
+            // Waits for the first bytes (or the end): a program that
+            // writes one line and then waits for its answer gets it.
+            let first = stdin
+                .fill_buf()
+                .map_err(|e| format!("{name}: cannot read: {e}"))?;
+            if first.is_empty() {
+                return Err(EMPTY_STDIN.to_owned());
+            }
+            Box::new(stdin)
         } else {
             let file = File::open(path).map_err(|e| format!("{name}: cannot read: {e}"))?;
             Box::new(BufReader::new(file))
@@ -365,12 +383,11 @@ pub(crate) fn render_diagnostics(name: &str, bytes: &[u8], errors: &ParseErrors)
     }
     let mut text = String::from_utf8_lossy(&buffer.into_inner()).into_owned();
     if errors.omitted() > 0 {
-        writeln!(
-            text,
-            "error: {} more errors in {name} not shown",
-            errors.omitted()
-        )
-        .expect("writing to a String");
+        let more = match errors.omitted() {
+            1 => "1 more error".to_owned(),
+            n => format!("{n} more errors"),
+        };
+        writeln!(text, "error: {more} in {name} not shown").expect("writing to a String");
     }
     text
 }

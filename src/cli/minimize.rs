@@ -5,12 +5,12 @@ use std::io::{self, Write};
 use std::process::ExitCode;
 
 use bitfd::Solver;
-use bitfd::check::MinimizeError;
+use bitfd::check::{MinimizeError, Uniqueness};
 
 use super::args::MinimizeArgs;
 use super::check::Words;
 use super::input::Item;
-use super::{ERROR, INPUT_ERROR};
+use super::{ERROR, INPUT_ERROR, UNKNOWN};
 
 /// Runs `bitfd minimize`.
 pub(crate) fn minimize(args: &MinimizeArgs) -> io::Result<ExitCode> {
@@ -27,6 +27,16 @@ pub(crate) fn minimize(args: &MinimizeArgs) -> io::Result<ExitCode> {
     let options = args.search.options();
     let minimal = match puzzle.minimized(args.seed, strength, &options) {
         Ok(minimal) => minimal,
+        Err(MinimizeError::NotUnique(Uniqueness::Unknown { status })) => {
+            // The puzzle is not to blame: the limit stopped the search first.
+            writeln!(
+                anstream::stderr(),
+                "{ERROR}error:{ERROR:#} {name}: the search stopped at the {status} before it \
+                 could tell whether the puzzle has exactly one solution, which minimize needs \
+                 to know first (raise --node-limit or --time-limit, or leave them out)"
+            )?;
+            return Ok(ExitCode::from(UNKNOWN));
+        }
         Err(MinimizeError::NotUnique(_)) => {
             // The verdict names variables of the model `minimized` built:
             // check again in a model whose names can be looked up.
@@ -41,10 +51,11 @@ pub(crate) fn minimize(args: &MinimizeArgs) -> io::Result<ExitCode> {
         }
     };
     // A comment says what was done; parsing skips it.
+    let total = puzzle.clues().len();
     let text = format!(
-        "# {} of {} clues kept by `bitfd minimize --seed {}`\n{minimal}",
+        "# {} of {total} {} kept by `bitfd minimize --seed {}`\n{minimal}",
         minimal.clues().len(),
-        puzzle.clues().len(),
+        if total == 1 { "clue" } else { "clues" },
         args.seed
     );
     match &args.output {

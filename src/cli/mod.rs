@@ -6,7 +6,8 @@
 //! * [`batch`]: many puzzles on every core, output in input order, the
 //!   progress bar;
 //! * [`mod@solve`], [`mod@check`], [`mod@sudoku`], [`mod@minimize`],
-//!   [`mod@generate`]: the subcommands.
+//!   [`mod@generate`]: the subcommands;
+//! * [`writer`]: the thread that writes streaming output.
 //!
 //! Each subcommand returns the exit code, or an IO error on stdout.
 
@@ -18,6 +19,7 @@ mod input;
 mod minimize;
 mod solve;
 mod sudoku;
+mod writer;
 
 use std::num::NonZeroUsize;
 use std::process::ExitCode;
@@ -39,16 +41,24 @@ pub(crate) const INPUT_ERROR: u8 = 1;
 /// Exit code: the arguments make no sense (clap's own errors use it too).
 pub(crate) const USAGE_ERROR: u8 = 2;
 
+/// Exit code: a node or time limit stopped a search before it could
+/// answer (and no input made the code 1). An answer cut short is not an
+/// answer: a script must not take it for one.
+pub(crate) const UNKNOWN: u8 = 3;
+
 pub(crate) const ERROR: Style = AnsiColor::Red.on_default().bold();
 const GOOD: Style = AnsiColor::Green.on_default().bold();
 const WARN: Style = AnsiColor::Yellow.on_default().bold();
 const BOLD: Style = Style::new().bold();
 const DIM: Style = Style::new().dimmed();
 
-/// 1 if any input failed, else 0.
-fn exit_code(failed: bool) -> ExitCode {
+/// 1 if any input failed, else 3 if a limit left any answer unknown,
+/// else 0.
+fn exit_code(failed: bool, unknown: bool) -> ExitCode {
     if failed {
         ExitCode::from(INPUT_ERROR)
+    } else if unknown {
+        ExitCode::from(UNKNOWN)
     } else {
         ExitCode::SUCCESS
     }

@@ -76,11 +76,11 @@ pub(crate) fn sudoku(args: &SudokuArgs) -> io::Result<ExitCode> {
     };
     run_ordered(args.jobs.threads(), lines, work, &mut sink)?;
     let Boards { terminal, tally } = sink;
-    let failed = terminal.finish()?;
+    let (failed, unknown) = terminal.finish()?;
     let mut out = anstream::stdout().lock();
     writeln!(out, "{}", summary(&tally))?;
     out.flush()?;
-    Ok(exit_code(failed))
+    Ok(exit_code(failed, unknown))
 }
 
 /// Solves one board (or counts its solutions).
@@ -107,6 +107,7 @@ fn solve_board(args: &SudokuArgs, board: &Board) -> Solved {
     };
     let output = Output {
         out: format!("{shown}\n"),
+        unknown: matches!(verdict, Verdict::Unknown(..)),
         ..Output::default()
     };
     (output, Some((verdict, busy)))
@@ -142,24 +143,30 @@ impl Sink<Solved> for Boards {
     }
 }
 
-/// `3 puzzles: 2 unique, 1 not unique, 0 without solution; 812.3 puzzles/s`,
-/// the rate per core: boards over the time their searches took.
+/// `3 puzzles: 2 unique, 1 not unique, 0 without solution; 812.3 puzzles/s
+/// per core`: the rate is the boards over the time their searches took,
+/// summed (so it does not depend on --jobs, and says so).
 fn summary(tally: &Tally) -> String {
     let rate = if tally.busy.is_zero() {
         0.0
     } else {
         tally.boards as f64 / tally.busy.as_secs_f64()
     };
+    let plural = |n: u64, one: &str, many: &str| format!("{n} {}", if n == 1 { one } else { many });
     let mut summary = format!(
-        "{} puzzles: {} unique, {} not unique, {} without solution",
-        tally.boards, tally.unique, tally.several, tally.none
+        "{}: {} unique, {} not unique, {} without solution",
+        plural(tally.boards, "puzzle", "puzzles"),
+        tally.unique,
+        tally.several,
+        tally.none
     );
     if tally.unknown > 0 {
         write!(summary, ", {} unknown (limit)", tally.unknown).expect("a String");
     }
     if tally.malformed > 0 {
-        write!(summary, ", {} malformed lines", tally.malformed).expect("a String");
+        let lines = plural(tally.malformed, "malformed line", "malformed lines");
+        write!(summary, ", {lines}").expect("a String");
     }
-    write!(summary, "; {rate:.1} puzzles/s").expect("a String");
+    write!(summary, "; {rate:.1} puzzles/s per core").expect("a String");
     summary
 }

@@ -172,7 +172,8 @@ impl fmt::Display for ParseErrors {
             write!(f, "{d}")?;
         }
         if self.omitted > 0 {
-            write!(f, "\n{} more errors not shown", self.omitted)?;
+            let errors = if self.omitted == 1 { "error" } else { "errors" };
+            write!(f, "\n{} more {errors} not shown", self.omitted)?;
         }
         Ok(())
     }

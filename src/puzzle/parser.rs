@@ -778,7 +778,10 @@ impl<'x, 's> Resolver<'x, 's> {
                 let d = self.errors.error(
                     ErrorKind::OutOfRange,
                     first.span.clone(),
-                    format!("{} houses are out of range", show(first)),
+                    match first.value {
+                        Some(n) => format!("{n} houses are out of range"),
+                        None => "a number of houses this large is out of range".to_owned(),
+                    },
                     "a number of houses from 1 to 63",
                 );
                 self.errors.add(d);
@@ -1131,7 +1134,10 @@ impl<'x, 's> Resolver<'x, 's> {
                 let d = self.errors.error(
                     ErrorKind::OutOfRange,
                     n.span.clone(),
-                    format!("house {} is out of range", show(n)),
+                    match n.value {
+                        Some(h) => format!("house {h} is out of range"),
+                        None => "a house number this large is out of range".to_owned(),
+                    },
                     format!("a house number from 1 to {}", self.limit),
                 );
                 self.errors.add(d);
@@ -1148,7 +1154,10 @@ impl<'x, 's> Resolver<'x, 's> {
                 let mut d = self.errors.error(
                     ErrorKind::OutOfRange,
                     n.span.clone(),
-                    format!("{what} of {} is out of range", show(n)),
+                    match n.value {
+                        Some(m) => format!("{what} of {m} is out of range"),
+                        None => format!("{what} this large is out of range"),
+                    },
                     format!("{what} from 0 to {}", self.limit - 1),
                 );
                 if let Some(h) = self.houses {
@@ -1310,10 +1319,4 @@ pub(crate) fn is_bare_word(name: &str) -> bool {
     chars.next().is_some_and(super::lexer::is_word_start)
         && chars.all(super::lexer::is_word_continue)
         && !matches!(name, "title" | "houses" | "ask" | "in")
-}
-
-/// A number as the user wrote it, for messages.
-fn show(n: &Num) -> String {
-    n.value
-        .map_or_else(|| "a number this large".to_owned(), |v| v.to_string())
 }

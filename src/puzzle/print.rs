@@ -179,7 +179,7 @@ impl Verdict {
             Verdict::AtLeast(n) => format!("not unique ({n}+ solutions)"),
             Verdict::NoSolution(_) => "no solution".to_owned(),
             Verdict::Unknown(status, n) => {
-                format!("unknown ({status}, {n} solutions so far)")
+                format!("unknown ({status}, {} so far)", solutions(n))
             }
         }
     }
@@ -196,9 +196,21 @@ impl Verdict {
             (Verdict::AtLeast(n), _) => format!("{n} or more solutions (stopped at --max {n})"),
             (Verdict::NoSolution(_), _) => "no solution".to_owned(),
             (Verdict::Unknown(status, n), _) => {
-                format!("unknown: the search stopped at the {status} after {n} solutions")
+                format!(
+                    "unknown: the search stopped at the {status} after {}",
+                    solutions(n)
+                )
             }
         }
+    }
+}
+
+/// `1 solution`, `2 solutions`, `0 solutions`.
+fn solutions(n: u64) -> String {
+    if n == 1 {
+        "1 solution".to_owned()
+    } else {
+        format!("{n} solutions")
     }
 }
 
