@@ -13,7 +13,7 @@ use std::path::Path;
 use std::process::Command;
 
 use common::cli::{Run, relative, run, settings};
-use common::load_json;
+use common::{data_dir, load_json};
 use serde_json::Value;
 
 #[test]
@@ -491,3 +491,33 @@ fn colour_only_when_asked_or_on_a_terminal() {
     // NO_COLOR wins over a forced colour.
     assert!(!String::from_utf8_lossy(&out.stdout).contains('\u{1b}'));
 }
+
+#[test]
+fn sudoku_given_json_names_the_line_format_and_how_to_get_lines() {
+    // The shared data's JSON form, as a file and on standard input.
+    let path = data_dir().join("sudoku/norvig_top95.json");
+    let text = std::fs::read(&path).expect("the shared sudoku data");
+    for r in [
+        run(&["sudoku", path.to_str().expect("a UTF-8 path")], None),
+        run(&["sudoku"], Some(&text)),
+    ] {
+        assert_eq!(r.code, 1, "{}", r.stderr);
+        assert!(r.stdout.is_empty(), "{}", r.stdout);
+        assert_eq!(
+            r.stderr.lines().count(),
+            2,
+            "one error, not one a line: {}",
+            r.stderr
+        );
+        assert!(r.stderr.contains("looks like JSON"), "{}", r.stderr);
+        assert!(r.stderr.contains("one board a line"), "{}", r.stderr);
+        assert!(r.stderr.contains(".puzzles[].puzzle"), "{}", r.stderr);
+    }
+    // A line-per-board file that starts with a board is read as ever.
+    let r = run(&["sudoku"], Some(format!("{WIKI17_LINE}\n").as_bytes()));
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
+
+/// The 17-clue "wiki17" board, one line.
+const WIKI17_LINE: &str =
+    "..............3.85..1.2.......5.7.....4...1...9.......5......73..2.1........4...9";

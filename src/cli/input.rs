@@ -313,6 +313,22 @@ impl Lines {
     }
 }
 
+impl Lines {
+    /// Whether the stream starts, past white space, with `{` or `[`: a
+    /// JSON document rather than lines (looks at the bytes buffered first,
+    /// reads nothing more).
+    pub(crate) fn starts_like_json(&mut self) -> bool {
+        let Some(stream) = self.reader.as_mut() else {
+            return false;
+        };
+        let first = stream.fill_buf().unwrap_or(&[]);
+        matches!(
+            first.iter().find(|b| !b.is_ascii_whitespace()),
+            Some(b'{' | b'[')
+        )
+    }
+}
+
 impl Iterator for Lines {
     type Item = (u64, Result<Vec<u8>, String>);
 

@@ -40,7 +40,7 @@ type Solved = (Output, Option<(Verdict, Duration)>);
 /// Runs `bitfd sudoku`.
 pub(crate) fn sudoku(args: &SudokuArgs) -> io::Result<ExitCode> {
     let path = args.file.as_deref().unwrap_or(Path::new("-"));
-    let lines = match Lines::open(path, MAX_BOARD_LINE) {
+    let mut lines = match Lines::open(path, MAX_BOARD_LINE) {
         Ok(lines) => lines,
         Err(message) => {
             writeln!(anstream::stderr(), "{ERROR}error:{ERROR:#} {message}")?;
@@ -48,6 +48,16 @@ pub(crate) fn sudoku(args: &SudokuArgs) -> io::Result<ExitCode> {
         }
     };
     let name = lines.name.clone();
+    if lines.starts_like_json() {
+        writeln!(
+            anstream::stderr(),
+            "{ERROR}error:{ERROR:#} {name} looks like JSON, but `bitfd sudoku` reads one board \
+             a line (81, 256, 625 or 1296 symbols, row by row, `.` for a blank)\n  \
+             = help: for the JSON form of the shared test data, take the boards out \
+             first: jq -r '.puzzles[].puzzle' {name} | bitfd sudoku"
+        )?;
+        return Ok(ExitCode::from(INPUT_ERROR));
+    }
     // Comments never reach the workers.
     let lines = lines.filter(|(_, line)| {
         line.as_ref()

@@ -14,11 +14,19 @@ use bitfd::{ConstraintId, Domain, Model, Strength, VarId};
 use serde_json::Value;
 
 /// The shared test data folder: `BITFD_DATA`, or `../shared/data` beside the
-/// checkout.
+/// checkout. A test that needs it and does not find it fails with one
+/// message that says where it looked and how to point elsewhere.
 pub(crate) fn data_dir() -> PathBuf {
-    std::env::var_os("BITFD_DATA")
+    let dir = std::env::var_os("BITFD_DATA")
         .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"))
+        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data"));
+    assert!(
+        dir.is_dir(),
+        "the shared test data is not at {}: check out the shared data beside \
+         the repository (../shared/data) or set BITFD_DATA to its folder",
+        dir.display()
+    );
+    dir
 }
 
 /// Reads and parses a JSON file under the data folder.
