@@ -334,6 +334,11 @@ fn holds(r: &Relation, pos: &dyn Fn(ValueRef) -> i32) -> bool {
 /// Counts the placements (each group's values in distinct houses, a full
 /// group covering every house) that satisfy every clue, by enumeration.
 fn brute_force_count(p: &Puzzle) -> u64 {
+    brute_force_count_of(p, &|_| true)
+}
+
+/// [`brute_force_count`] with the clues `keep` says yes to (by index).
+fn brute_force_count_of(p: &Puzzle, keep: &dyn Fn(usize) -> bool) -> u64 {
     let n = usize::from(p.houses());
     // Every injective placement of each group.
     let placements: Vec<Vec<Vec<i32>>> = p
@@ -345,7 +350,11 @@ fn brute_force_count(p: &Puzzle) -> u64 {
     let mut choice = vec![0usize; placements.len()];
     loop {
         let pos = |v: ValueRef| placements[v.group][choice[v.group]][v.value];
-        if p.clues().iter().all(|c| holds(&c.relation, &pos)) {
+        let clues = p.clues().iter().enumerate();
+        if clues
+            .filter(|&(i, _)| keep(i))
+            .all(|(_, c)| holds(&c.relation, &pos))
+        {
             count += 1;
         }
         // Next combination, odometer style.
@@ -406,4 +415,38 @@ proptest! {
         let outcome = Solver::new(pm.model()).solve(&SearchOptions::default(), Mode::Count);
         prop_assert_eq!(outcome.stats.solutions, brute_force_count(&p), "{}", p);
     }
+}
+
+#[test]
+fn a_root_conflict_names_clues_that_have_no_solution_and_each_is_needed() {
+    // Generated puzzles (the strategy above, drawn deterministically):
+    // when the root fails, the clues named have no placement between them
+    // (brute force), and each one is needed: without it, some placement
+    // satisfies the others.
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let (mut conflicts, mut dropped) = (0, 0);
+    for _ in 0..2_000 {
+        let spec = spec().new_tree(&mut runner).expect("a spec").current();
+        let p = puzzle::parse(&spec_text(&spec)).expect("generated text parses");
+        let Some(found) = p.minimal_conflict(bitfd::Strength::Domain, &SearchOptions::default())
+        else {
+            continue;
+        };
+        conflicts += 1;
+        let at_root = p
+            .root_conflict(bitfd::Strength::Domain)
+            .expect("fails at the root");
+        dropped += usize::from(at_root.len() > found.clues.len());
+        assert!(found.proven, "no limit was set");
+        let named = |i: usize| found.clues.contains(&i);
+        assert_eq!(brute_force_count_of(&p, &named), 0, "{p}");
+        for &i in &found.clues {
+            let others = |j: usize| j != i && named(j);
+            assert!(brute_force_count_of(&p, &others) > 0, "clue {i} of {p}");
+        }
+    }
+    assert!(conflicts > 20, "root failures met: {conflicts}");
+    assert!(dropped > 0, "some root sets shrink: {dropped}");
 }

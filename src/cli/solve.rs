@@ -23,7 +23,7 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 use bitfd::puzzle::print::{Answer, Grid, Verdict, answer, blame, cite};
-use bitfd::puzzle::{self, Puzzle, PuzzleModel};
+use bitfd::puzzle::{self, MinimalConflict, Puzzle, PuzzleModel};
 use bitfd::{
     Mode, Model, Observer, Outcome, SearchOptions, SearchStatus, Solution, Solver, Stats, Trace,
     Tree,
@@ -283,7 +283,7 @@ fn solve_one(
     let solved = Solved {
         loaded,
         pm: &pm,
-        conflict: conflict(puzzle, strength, &outcome),
+        conflict: conflict(puzzle, strength, &options, &outcome),
         outcome: &outcome,
         time,
         json: recordings.json.clone(),
@@ -310,10 +310,16 @@ fn solve_one(
     output
 }
 
-/// The clues that contradict each other, when the root failed.
-fn conflict(puzzle: &Puzzle, strength: bitfd::Strength, outcome: &Outcome) -> Option<Vec<usize>> {
+/// The clues that contradict each other, each one needed (checked by
+/// searches within the limits of `options`), when the root failed.
+fn conflict(
+    puzzle: &Puzzle,
+    strength: bitfd::Strength,
+    options: &bitfd::SearchOptions,
+    outcome: &Outcome,
+) -> Option<MinimalConflict> {
     match Verdict::of(outcome) {
-        Verdict::NoSolution(Some(_)) => puzzle.root_conflict(strength),
+        Verdict::NoSolution(Some(_)) => puzzle.minimal_conflict(strength, options),
         _ => None,
     }
 }
@@ -494,7 +500,7 @@ fn stream_one(
     let solved = Solved {
         loaded,
         pm: &pm,
-        conflict: conflict(puzzle, strength, &outcome),
+        conflict: conflict(puzzle, strength, &options, &outcome),
         outcome: &outcome,
         time,
         json: recordings.json.clone(),
@@ -589,7 +595,7 @@ struct Solved<'a> {
     outcome: &'a Outcome,
     time: Duration,
     /// The clues that contradict each other, when the root failed.
-    conflict: Option<Vec<usize>>,
+    conflict: Option<MinimalConflict>,
     /// More keys for the JSON document: the recordings it carries.
     json: Vec<(&'static str, Value)>,
 }
@@ -681,9 +687,15 @@ fn verdict_text(solved: &Solved<'_>, mode: Mode) -> String {
         .expect("writing to a String");
     }
     line(format_args!("{style}{sentence}{style:#}"));
-    if let Some(clues) = conflict {
-        line(format_args!("these clues contradict each other:"));
-        for i in clues {
+    if let Some(found) = conflict {
+        if found.proven {
+            line(format_args!("these clues contradict each other:"));
+        } else {
+            line(format_args!(
+                "these clues contradict each other (a limit cut short the check that each is needed):"
+            ));
+        }
+        for i in &found.clues {
             line(format_args!("  {}", cite(puzzle, *i)));
         }
     }
@@ -706,10 +718,13 @@ fn solve_json(solved: &Solved<'_>) -> Value {
             let clues: Vec<Value> = solved
                 .conflict
                 .iter()
-                .flatten()
+                .flat_map(|found| &found.clues)
                 .map(|&i| clue_json(puzzle, i))
                 .collect();
             failure["conflictingClues"] = Value::from(clues);
+            if let Some(found) = &solved.conflict {
+                failure["conflictMinimal"] = Value::from(found.proven);
+            }
             failure
         }
         _ => Value::Null,

@@ -141,6 +141,58 @@ impl Puzzle {
         Some((0..keep.len()).filter(|&i| keep[i]).collect())
     }
 
+    /// The clues that contradict each other, each one needed: starting from
+    /// [`Puzzle::root_conflict`]'s set, each clue in turn goes when the
+    /// others (with the groups) still have no solution, proven by a search
+    /// within `options`' limits. A clue that stays has a solution without
+    /// it (found by the search), unless a limit cut that search short: then
+    /// [`MinimalConflict::proven`] is false and the clue stays, maybe
+    /// unneeded. `None` when the puzzle does not fail at the root (see
+    /// [`Puzzle::root_conflict`]).
+    ///
+    /// ```
+    /// use bitfd::{SearchOptions, Strength};
+    ///
+    /// // `a = 1` and `b = 1` fail at the root with the group; `c != 3`
+    /// // joins them there but is not needed: without it, still no solution.
+    /// let text = "houses 3\nx: a b c\na = 1\nb = 1\nc != 3\n";
+    /// let puzzle = bitfd::puzzle::parse(text)?;
+    /// let found = puzzle.minimal_conflict(Strength::Domain, &SearchOptions::default());
+    /// let found = found.expect("fails at the root");
+    /// assert_eq!(found.clues, vec![0, 1]);
+    /// assert!(found.proven);
+    /// # Ok::<(), bitfd::puzzle::ParseErrors>(())
+    /// ```
+    pub fn minimal_conflict(
+        &self,
+        strength: Strength,
+        options: &SearchOptions,
+    ) -> Option<MinimalConflict> {
+        let mut clues = self.root_conflict(strength)?;
+        let mut proven = true;
+        let mut i = 0;
+        while i < clues.len() {
+            let mut keep = vec![false; self.clues.len()];
+            for (k, &c) in clues.iter().enumerate() {
+                keep[c] = k != i;
+            }
+            let pm = self
+                .try_to_model(strength, Some(&keep))
+                .expect("a parsed puzzle satisfies the model's rules");
+            let outcome = Solver::new(pm.model()).solve(options, Mode::First);
+            if !outcome.solutions.is_empty() {
+                // Needed: without it the rest has a solution.
+                i += 1;
+            } else if outcome.status == crate::SearchStatus::Complete {
+                clues.remove(i);
+            } else {
+                proven = false;
+                i += 1;
+            }
+        }
+        Some(MinimalConflict { clues, proven })
+    }
+
     /// This puzzle with a minimal set of its clues: clues are dropped, in
     /// an order drawn from `seed`, while the solution stays unique, so
     /// that dropping any clue that is left would break uniqueness
@@ -374,4 +426,14 @@ fn first_value<const N: usize>(ops: [Operand; N]) -> ValueRef {
             Operand::House(_) => None,
         })
         .expect("the parser rejects comparisons without a value")
+}
+
+/// A set of clues that contradict each other ([`Puzzle::minimal_conflict`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MinimalConflict {
+    /// The clues' indices, in the puzzle's order.
+    pub clues: Vec<usize>,
+    /// Whether every clue is shown needed: a search found a solution
+    /// without each. False when a limit cut one of those searches short.
+    pub proven: bool,
 }

@@ -46,7 +46,7 @@ mod write;
 
 pub use ast::{Ask, Clue, Cmp, Group, Operand, Puzzle, Relation, Target, ValueRef};
 pub use diagnostic::{Diagnostic, ErrorKind, ParseErrors, Spot};
-pub use encode::{Origin, PuzzleModel};
+pub use encode::{MinimalConflict, Origin, PuzzleModel};
 #[cfg(feature = "serde")]
 pub use json::{JsonError, from_json};
 
