@@ -7,11 +7,12 @@
 //! * [`AllDifferentValue`] (`value.rs`) — value strength (Oz's
 //!   `FD.distinct`): when a variable is fixed, its value goes from every
 //!   other. Wakes on `Event::Fixed`. Keeps the positions already handled in
-//!   a state word (a small group scattered over at most 32 variables: the
-//!   variables), so a run only narrows by the newly fixed ones (they stay
-//!   handled below in the tree: domains only shrink); how a group runs (its
-//!   size, shape and offsets) is settled when it is built. Idempotent: it
-//!   loops until no new variable is fixed.
+//!   a state word, so a run only narrows by the newly fixed ones (they stay
+//!   handled below in the tree: domains only shrink). One general strategy
+//!   and two for untraced runs (a larger group in order narrowed in place,
+//!   a small group narrowed by its variables' bits in the block around
+//!   it), settled when the group is built. Idempotent: it loops until no
+//!   new variable is fixed.
 //! * [`AllDifferentDomain`] (`domain.rs`) — domain consistency: fixed
 //!   values first, then, once three positions or more are open, one
 //!   algorithm for every group size (`matching.rs`): up to five open
@@ -50,8 +51,8 @@ fn shift(bits: u64, c: i32) -> u64 {
 /// block than the count, does not rewrite it back: without a popcount
 /// instruction (Rust's default x86-64 target) that is a dozen instructions.
 /// (Where the test and its use stay in one basic block, the plain form is
-/// the cheaper, two or three instructions: the inline copies of it in the
-/// value all-different and the one-word wake-up say so where they stand.)
+/// the cheaper, two or three instructions: the value all-different's
+/// rounds and the one-word wake-up use it.)
 /// Shifting out the trailing zeros leaves 0 or 1 exactly when at most one
 /// bit was set (`0` shifts by 64 mod 64 = 0 and stays 0).
 #[inline(always)]

@@ -5,18 +5,47 @@
 //! two or more open positions, which [`super::AllDifferentDomain`] finds.
 //! Wakes on: `Event::Fixed` of every variable.
 //! Idempotent: a run loops until no position it fixed is left unhandled.
-//! State: one word, the positions already handled (for a small group of
-//! distinct variables within 32 of each other, run as
-//! `Run::OnePassWindow`, the variables already handled).
+//! State: one word, the positions handled (fixed, their value gone from
+//! every other position): bit `i` for position `i`, or, for a group run as
+//! a [`Strategy::Window`], bit `k` for the position of variable `base + k`.
+//! They stay handled below in the tree, as domains only shrink, so a run
+//! starts from the positions fixed since.
+//!
+//! # A run, and the order of its narrowings
+//!
+//! A run goes in rounds. The first takes the (shifted) values of the open
+//! positions that are fixed; two on one value fail the run before any
+//! narrowing. A round removes the values it takes from every open position
+//! in position order, one restrict a position, and the first restrict that
+//! would empty a domain fails the run there. A position the round leaves
+//! fixed when it comes to it (a variable at two positions may be fixed
+//! through the other one) is handled, and gives the next round its value;
+//! two on one value fail the run once the round is done. A trace shows
+//! exactly these restricts, in this order.
+//!
+//! # Strategies
+//!
+//! Settled when the propagator is built ([`Strategy`]). Each makes the
+//! narrowings above, with the same result, domains, state and wake-ups:
+//!
+//! - [`AllDifferentValue::general`]: any group, through any [`Narrow`],
+//!   restrict by restrict: every traced run, and the untraced runs of the
+//!   groups the two below do not take.
+//! - [`AllDifferentValue::in_place`]: a larger group of the variables
+//!   `first..first + n` in order, untraced. The rounds narrow the block of
+//!   domains in place without a branch on the data, and the narrowed
+//!   variables are woken once at the end.
+//! - [`AllDifferentValue::window`]: a small group of distinct variables
+//!   within 64 of each other, without offsets, untraced. The group is a set
+//!   of bits of the block of domains from its lowest variable, so the
+//!   fixed variables come from one read of the fixed bits and the rounds
+//!   narrow variables by their bits, without looking a position up.
 
-use super::{at_most_one, mask, shift};
-use crate::domain::Domain;
-use crate::domain::ones;
-use crate::ids::Group;
-use crate::ids::VarId;
+use super::{at_most_one, mask};
+use crate::domain::{Domain, ones};
+use crate::ids::{Group, VarId};
 use crate::propagator::{
     Conflict, Event, Narrow, Priority, Propagation, Status, Subscriptions, bounds_moved,
-    has_repeats, in_order_from,
 };
 use crate::propagators::BuiltIn;
 
@@ -28,233 +57,208 @@ pub(crate) struct AllDifferentValue {
     pub(crate) vars: Group,
     /// One offset a variable, or none at all when every offset is zero.
     pub(crate) offsets: Box<[i32]>,
-    /// `Some(base)` when every variable is one of `base..base + 64` (then
-    /// one read, [`Narrow::fixed_range`], says which are fixed), `base` the
-    /// lowest.
-    window: Option<u32>,
-    /// The window's `base` when there is one (the first variable of a
-    /// group in order), else zero: the runs that have a window read it
-    /// here, without testing `window`. (Measured, with the runner below:
-    /// classic zebra at value strength 26,788 -> 26,412 instructions, Oz
-    /// zebra 46,106 -> 45,141, 10-queens' `in_place` 12.30M -> 12.03M a
-    /// solve; the propagator stays within the 48 bytes of the largest
-    /// kind, and the engine's matches on the kind got cheaper too, the
-    /// classic zebra at domain strength 34,675 -> 34,388, as `window`'s
-    /// tag no longer holds the kind's niche alone.)
-    base: u32,
-    /// When every variable is one of `base..base + 32`: bit `k` set when
-    /// variable `base + k` is one of the group's; else zero. (32 bits, not
-    /// 64: they fit beside the other fields in the 48 bytes the largest
-    /// propagator kind takes without them.)
-    group: u32,
-    /// Whether the variables are `base, base + 1, ...` in order (see
-    /// [`in_order_from`]).
-    in_order: bool,
-    /// Whether a variable occurs at two positions.
-    repeats: bool,
-    /// Whether some offset is negative.
-    negative: bool,
-    /// How a run goes: settled here, from the fields above, so that a run
-    /// starts with one decision (whether a trace records) at most.
-    run: Run,
+    /// How the untraced runs go.
+    strategy: Strategy,
+    /// Unused: keeps the propagator at 48 bytes, the largest kind, so that
+    /// the engine's slot is 88 bytes, which the fixpoint loop indexes in
+    /// one instruction, not the two of 80 (an instruction-count concession,
+    /// no wall-time claim).
+    _size: u64,
 }
 
-/// The ways [`AllDifferentValue`] runs.
+const _: () = assert!(std::mem::size_of::<AllDifferentValue>() == 48);
+
+/// How [`AllDifferentValue`] runs when no trace records (a traced run
+/// always takes [`AllDifferentValue::general`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Run {
-    /// A small group ([`SMALL_GROUP`]) without offsets, of the variables
-    /// `first..first + n` in order: untraced, as a group in a window
-    /// ([`AllDifferentValue::window_run`]: its bits in the window
-    /// are its positions, so its state word is the same either way), else
-    /// [`AllDifferentValue::one_pass`] with the fixed positions read in
-    /// one go,
-    OnePassInOrder,
-    /// ... of distinct variables within 32 of each other (see
-    /// [`AllDifferentValue::group`]): [`AllDifferentValue::window_run`],
-    OnePassWindow,
-    /// ... otherwise without offsets or repeats (the fixed positions
-    /// gathered from one read when within 64 of each other),
-    OnePass,
-    /// ... with offsets,
-    OnePassShifted,
-    /// ... with a variable at two positions,
-    OnePassRepeats,
-    /// ... with both.
-    OnePassShiftedRepeats,
-    /// A larger group of the variables `first..first + n` in order (see
-    /// [`AllDifferentValue::in_order`]) without offsets:
-    /// [`AllDifferentValue::in_place`] while no trace records, else
-    /// [`AllDifferentValue::in_rounds`],
-    InOrder,
-    /// ... with offsets, none negative,
-    InOrderNonNegative,
-    /// ... with offsets, some negative (settled here rather than in the
-    /// run: that saves every run a few tests).
-    InOrderShifted,
-    /// Any other larger group: [`AllDifferentValue::in_rounds`].
-    Rounds,
+enum Strategy {
+    /// [`AllDifferentValue::general`].
+    General,
+    /// [`AllDifferentValue::in_place`]: the group is the variables
+    /// `first..first + n` in order. Earns its place on `queens/count/12`.
+    InPlace { first: u32 },
+    /// [`AllDifferentValue::window`]: distinct variables without offsets,
+    /// all within `base..base + 64`, `base` the lowest; bit `k` of `group`
+    /// is set when variable `base + k` is one of them. The state word's
+    /// bit for the position of variable `base + k` is bit `k` (for a group
+    /// in order, bit `k` is position `k`), so that a run finds the
+    /// positions handled without a lookup. Earns its place on
+    /// `uniqueness/check/5x5/value`.
+    Window { base: u32, group: u64 },
 }
 
-impl Run {
-    /// The one-pass run for a group with offsets or not (`shifted`), with
-    /// a repeated variable or not, and whose variables are in order, in a
-    /// window of 64 or neither (`source`), the window's bits `group` (see
-    /// [`AllDifferentValue::group`]).
-    fn one_pass(shifted: bool, repeats: bool, source: u8, group: u32) -> Run {
-        match (shifted, repeats) {
-            (false, false) if source == IN_ORDER => Run::OnePassInOrder,
-            (false, false) if source == WINDOW && group != 0 => Run::OnePassWindow,
-            (false, false) => Run::OnePass,
-            (true, false) => Run::OnePassShifted,
-            (false, true) => Run::OnePassRepeats,
-            (true, true) => Run::OnePassShiftedRepeats,
-        }
-    }
-}
+/// The largest group that runs as a [`Strategy::Window`] (or, with offsets
+/// or repeats, [`Strategy::General`]) and the smallest that runs in place
+/// when in order: on a few positions the branches of a round are cheaper
+/// than the in-place rounds' branch-free passes and their wake-up at the
+/// end.
+const SMALL_GROUP: usize = 7;
+
+/// Zero offsets, for a group without any (its list is empty).
+static NO_OFFSETS: [i32; 64] = [0; 64];
 
 impl AllDifferentValue {
-    /// The propagator for `vars`, placed at `group` among the engine's
-    /// group variables, with `offsets` (empty when all are zero).
-    /// (Inlined: out of line it cost an Oz zebra build about 400
-    /// instructions more.)
+    /// The propagator for `vars` (not empty), placed at `group` among the
+    /// engine's group variables, with `offsets` (empty when all are zero).
+    /// (Inlined, as a build of a small puzzle pays for it.)
     #[inline(always)]
     pub(crate) fn new(vars: &[VarId], group: Group, offsets: Box<[i32]>) -> AllDifferentValue {
-        let in_order = in_order_from(vars).is_some();
-        // The lowest and highest variable (a plain loop: on a handful of
-        // variables, iterator `min` and `max` vectorize into more code).
-        // With them, the variables' bits modulo 64, which rotated by the
+        let n = vars.len();
+        // In one plain loop: whether the variables are in order, the lowest
+        // and the highest, and their bits modulo 64, which rotated by the
         // lowest are the group's bits in its window, if it has one.
-        let (mut lowest, mut highest, mut bits) = (usize::MAX, 0, 0u64);
-        for x in vars.iter() {
-            lowest = lowest.min(x.index());
-            highest = highest.max(x.index());
-            bits |= 1 << (x.index() % 64);
+        let first = vars.first().map_or(0, |x| x.index());
+        let (mut in_order, mut lowest, mut highest, mut bits) = (true, usize::MAX, 0, 0u64);
+        for (i, x) in vars.iter().enumerate() {
+            let x = x.index();
+            in_order &= x == first + i;
+            lowest = lowest.min(x);
+            highest = highest.max(x);
+            bits |= 1 << (x % 64);
         }
-        let window = (highest.wrapping_sub(lowest) < 64).then_some(lowest as u32);
-        let bits_in_window = match window {
-            Some(_) if highest - lowest < 32 => bits.rotate_right(lowest as u32 % 64) as u32,
-            _ => 0,
-        };
-        let repeats = !in_order && has_repeats(vars);
-        let run = match in_order {
-            _ if vars.len() <= SMALL_GROUP => Run::one_pass(
-                !offsets.is_empty(),
-                repeats,
-                source(in_order, window),
-                bits_in_window,
-            ),
-            true if offsets.is_empty() => Run::InOrder,
-            true if offsets.iter().all(|&c| c >= 0) => Run::InOrderNonNegative,
-            true => Run::InOrderShifted,
-            false => Run::Rounds,
+        // Within 64 of each other, one bit a variable: none repeats.
+        let window = highest - lowest < 64 && bits.count_ones() as usize == n;
+        let strategy = match (in_order, window) {
+            (true, _) if n > SMALL_GROUP => Strategy::InPlace {
+                first: first as u32,
+            },
+            (_, true) if n <= SMALL_GROUP && offsets.is_empty() => Strategy::Window {
+                base: lowest as u32,
+                group: bits.rotate_right(lowest as u32 % 64),
+            },
+            _ => Strategy::General,
         };
         AllDifferentValue {
-            window,
-            base: window.unwrap_or(0),
-            group: bits_in_window,
-            in_order,
-            repeats,
-            negative: offsets.iter().any(|&c| c < 0),
-            run,
             vars: group,
             offsets,
+            strategy,
+            _size: 0,
         }
     }
 
-    /// The positions of `open` whose variables (of `vars`, the group's)
-    /// are fixed, found as `SOURCE` says ([`ANY_GROUP`]: as the group's
-    /// shape allows).
+    /// The offset of every position (zeros when the list is empty).
     #[inline(always)]
-    fn fixed_among<'a, const SOURCE: u8>(
-        &self,
-        ctx: &impl Narrow<'a>,
-        vars: &[VarId],
-        open: u64,
-    ) -> u64 {
-        // A group `IN_ORDER` or in a `WINDOW` has a window (see `source`).
-        let base = self.base as usize;
-        let source = match SOURCE {
-            ANY_GROUP => source(self.in_order, self.window),
-            _ => SOURCE,
-        };
-        match source {
-            // Position k is variable `base + k`.
-            IN_ORDER => ctx.fixed_range(base, self.vars.len()) & open,
-            // Bit k of the read: variable `base + k` is fixed.
-            WINDOW => self.positions_of(vars, ctx.fixed_range(base, 64), open),
-            _ => {
-                // Scattered over more than 64 variables: a domain at a time.
-                let mut fresh = 0u64;
-                for i in ones(open) {
-                    fresh |= u64::from(at_most_one(ctx.dom(vars[i]).bits())) << i;
-                }
-                fresh
-            }
+    fn offsets(&self) -> &[i32] {
+        match *self.offsets {
+            [] => &NO_OFFSETS[..self.vars.len()],
+            ref offsets => offsets,
         }
     }
 
-    /// The whole run for a small group (see [`SMALL_GROUP`]), in one pass a
-    /// round: each open position in turn loses the taken values and, if
-    /// that leaves it fixed (or, when a variable occurs twice, `REPEATS`,
-    /// its variable was fixed through another position), joins the next
-    /// round's fresh ones.
+    /// The run of any group through `ctx`, as the module documentation
+    /// describes it.
     #[inline(never)]
-    fn one_pass<'a, N: Narrow<'a>, const SHIFTED: bool, const REPEATS: bool, const SOURCE: u8>(
-        &self,
-        ctx: &mut N,
-        vars: &[VarId],
-    ) -> Propagation {
-        // Without offsets (`SHIFTED` false, the list is empty) every shift
-        // is by zero, and compiles away.
-        let offset = |i: usize| if SHIFTED { self.offsets[i] } else { 0 };
-        let all = u64::MAX >> (64 - self.vars.len());
-        // Bit i set: position i is fixed and its value is gone from the
-        // others. (`WINDOW`, from `Run::OnePassWindow` alone, keeps the
-        // variables handled instead: see `window_run`.)
-        let handled = *ctx.first_state_word();
-        let mut open = if SOURCE == WINDOW {
-            self.positions_of(vars, !handled, all)
-        } else {
-            !handled & all
+    fn general<'a>(&self, ctx: &mut impl Narrow<'a>) -> Propagation {
+        let vars = ctx.group(self.vars);
+        // One length for both: one bounds check where there would be two.
+        let offsets = &self.offsets()[..vars.len()];
+        let all = u64::MAX >> (64 - vars.len());
+        // The state word's bit for each position (see `Strategy::Window`).
+        let window = match self.strategy {
+            Strategy::Window { base, .. } => Some(base as usize),
+            _ => None,
         };
-        // The positions fixed since the last run.
-        let fresh = self.fixed_among::<SOURCE>(ctx, vars, open);
-        // Their shifted values. Two fresh positions on one value: fail.
+        let bit = |i: usize| window.map_or(i, |base| vars[i].index() - base);
+        let handled = *ctx.first_state_word();
+        let mut open = match window {
+            None => !handled & all,
+            Some(_) => ones(all).fold(0, |o, i| o | (!handled >> bit(i) & 1) << i),
+        };
+        // The first round's values: those of the open positions fixed since
+        // the last run (a domain is never empty between runs, so at most
+        // one value is one value). Without a branch: whether a position is
+        // fixed is data the branch predictor cannot guess.
+        let (mut taken, mut clash) = (0u64, 0u64);
+        for i in ones(open) {
+            let d = ctx.dom(vars[i]).bits();
+            let fixed = mask(at_most_one(d));
+            let v = up(d, offsets[i]) & fixed;
+            clash |= taken & v;
+            taken |= v;
+            open &= !(fixed & 1 << i);
+        }
+        // A fixed position's shifted value is a value (see `up`): some
+        // position was fixed iff a value is taken.
+        while taken != 0 {
+            // Two positions fixed on one value: they cannot differ.
+            if clash != 0 {
+                return Err(Conflict);
+            }
+            // The values of the positions this round fixes, and those two
+            // of them share.
+            let mut next = 0u64;
+            for i in ones(open) {
+                let x = vars[i];
+                let d = ctx.dom(x).bits();
+                // A taken value is a fixed position's: it goes.
+                let left = d & !down(taken, offsets[i]);
+                if left != d {
+                    ctx.restrict(x, Domain::from_bits(left))?;
+                }
+                // `left` is the domain now, not empty (else the restrict
+                // failed). Fixed: by this restrict, or, for a variable at
+                // two positions, through the other one.
+                if left & left.wrapping_sub(1) == 0 {
+                    let v = up(left, offsets[i]);
+                    clash |= next & v;
+                    next |= v;
+                    open &= !(1 << i);
+                }
+            }
+            taken = next;
+        }
+        *ctx.first_state_word() = match window {
+            None => !open & all,
+            Some(_) => ones(!open & all).fold(0, |h, i| h | 1 << bit(i)),
+        };
+        Ok(Status::Fixpoint)
+    }
+
+    /// The untraced run of a small group ([`Strategy::Window`]): the rounds
+    /// of [`Self::general`] on the group's variables as bits `group` of the
+    /// block of domains from `base`, with no lookup of a position.
+    ///
+    /// A round narrows the variables in their order, not their positions':
+    /// the same narrowings, unless one would empty a domain, where the
+    /// positions' order says which go before the run fails
+    /// ([`Self::window_emptying`]).
+    #[inline(never)]
+    fn window<'a>(&self, ctx: &mut impl Narrow<'a>, base: u32, group: u64) -> Propagation {
+        let base = base as usize;
+        let handled = *ctx.first_state_word();
+        // The variables fixed since the last run; two on one value fail.
+        let fresh = ctx.fixed_range(base, 64) & group & !handled;
         let mut taken = 0u64;
-        for i in ones(fresh) {
-            let v = shift(ctx.dom(vars[i]).bits(), offset(i));
+        for k in ones(fresh) {
+            let v = ctx.doms()[base + k];
             if taken & v != 0 {
                 return Err(Conflict);
             }
             taken |= v;
         }
-        open &= !fresh;
-        // A fixed position's shifted value is a value (the model keeps it
-        // within 0..=63): some position is fresh iff a value is taken.
+        // The group's other variables not handled are open (not fixed).
+        let mut open = group & !handled & !fresh;
         while taken != 0 {
-            // The values of the positions this round fixes, and those two
+            // An open domain holds two values or more, so only two taken
+            // values or more can empty one.
+            if taken & taken.wrapping_sub(1) != 0
+                && ones(open).any(|k| ctx.doms()[base + k] & !taken == 0)
+            {
+                return self.window_emptying(ctx, base, taken, open);
+            }
+            // The values of the variables this round fixes, and those two
             // of them share.
             let (mut next, mut clash) = (0u64, 0u64);
-            for i in ones(open) {
-                let x = vars[i];
-                let d = ctx.dom(x).bits();
-                // The taken values are some fixed position's: they go.
-                let left = d & !shift(taken, -offset(i));
+            for k in ones(open) {
+                let d = ctx.doms()[base + k];
+                let left = d & !taken;
                 if left != d {
-                    ctx.restrict(x, Domain::from_bits(left))?;
-                } else if !REPEATS {
-                    // Untouched: not fixed when the round began (else it
-                    // would not be open), and no other position's restrict
-                    // narrows its variable, so still open.
-                    continue;
-                }
-                // `d` was read just before the restrict, so the domain is
-                // `left` now (not empty: the restrict would have failed).
-                if Domain::from_bits(left).is_fixed() {
-                    let v = shift(left, offset(i));
-                    clash |= next & v;
-                    next |= v;
-                    open &= !(1 << i);
+                    ctx.narrow_at(base + k, d, left);
+                    if left & left.wrapping_sub(1) == 0 {
+                        clash |= next & left;
+                        next |= left;
+                        open &= !(1 << k);
+                    }
                 }
             }
             if clash != 0 {
@@ -262,273 +266,168 @@ impl AllDifferentValue {
             }
             taken = next;
         }
-        *ctx.first_state_word() = if SOURCE == WINDOW {
-            self.variables_handled(vars, open)
-        } else {
-            !open & all
-        };
+        *ctx.first_state_word() = group & !open;
         Ok(Status::Fixpoint)
     }
 
-    /// The whole run for a larger group, in offset mode `M` (see
-    /// [`NO_OFFSETS`]).
-    ///
-    /// Rounds: the positions fixed but not yet handled (`fresh`) give their
-    /// shifted values (`taken`), which go from every other open position, in
-    /// position order; the positions this leaves fixed are the next round's
-    /// fresh ones. The handled positions already differ from the taken
-    /// values (their values were removed from the fresh ones when they were
-    /// handled).
-    #[inline(always)]
-    fn filter<'a, const M: u8>(&self, ctx: &mut impl Narrow<'a>) -> Propagation {
-        let vars = ctx.group(self.vars);
-        let repeats = self.repeats;
-        let all = u64::MAX >> (64 - vars.len());
-        // Bit i set: position i is fixed and its value is gone from the others.
-        let mut open = !*ctx.first_state_word() & all;
-        let (mut fresh, mut taken, mut clash) = self.scan::<M>(ctx, vars, open);
-        while fresh != 0 {
-            // Two fresh positions on one value: they cannot differ.
-            if clash != 0 {
-                return Err(Conflict);
-            }
-            open &= !fresh;
-            (fresh, taken, clash) = self.round::<M>(ctx, vars, open, taken, repeats)?;
-        }
-        *ctx.first_state_word() = !open & all;
-        Ok(Status::Fixpoint)
-    }
-
-    /// The offsets mode `M` reads: empty under [`NO_OFFSETS`], else one per
-    /// position (slicing to the length of `vars` lets the compiler drop one
-    /// bounds check of two).
-    #[inline(always)]
-    fn offsets_for<const M: u8>(&self) -> &[i32] {
-        if M == NO_OFFSETS {
-            &[]
-        } else {
-            &self.offsets[..self.vars.len()]
-        }
-    }
-
-    /// The positions of `open` that are fixed, their shifted values, and the
-    /// values two of them share (a conflict, reported before the round that
-    /// would remove them).
-    #[inline(always)]
-    fn scan<'a, const M: u8>(
-        &self,
-        ctx: &impl Narrow<'a>,
-        vars: &[VarId],
-        open: u64,
-    ) -> (u64, u64, u64) {
-        let offsets = self.offsets_for::<M>();
-        let (mut fresh, mut taken, mut clash) = (0u64, 0u64, 0u64);
-        if self.in_order {
-            // The fixed positions are known: only their values are read.
-            fresh = self.fixed_among::<IN_ORDER>(ctx, vars, open);
-            for i in ones(fresh) {
-                let v = up::<M>(ctx.dom(vars[i]).bits(), offsets, i);
-                clash |= taken & v;
-                taken |= v;
-            }
-            return (fresh, taken, clash);
-        }
-        for i in ones(open) {
-            let d = ctx.dom(vars[i]).bits();
-            // Domains are never empty here, so one bit or less is one bit.
-            // Without a branch: whether a position is fixed is data the
-            // branch predictor cannot guess.
-            let fixed = u64::from(at_most_one(d));
-            let v = up::<M>(d, offsets, i) & fixed.wrapping_neg();
-            clash |= taken & v;
-            taken |= v;
-            fresh |= fixed << i;
-        }
-        (fresh, taken, clash)
-    }
-
-    /// One round: `taken` (shifted values) leaves the positions of
-    /// `open`, in position order. Returns the positions it fixed, their
-    /// shifted values and the values two of them share.
-    ///
-    /// A position this fixes is handled in the next round. When a variable
-    /// occurs twice (`repeats`), a position also counts as fixed if its
-    /// variable was fixed through another position (earlier in this round,
-    /// or later in the previous one) though its own removal changed
-    /// nothing; which round notices it decides the grouping of the
-    /// restricts, so this keeps the one-pass order exactly. Otherwise an
-    /// open position's domain was not fixed when the round began, and only
-    /// its own restrict can fix it.
-    #[inline(always)]
-    fn round<'a, const M: u8>(
+    /// The round of [`Self::window`] that takes the values `taken` from
+    /// the open variables (bits `open` of the block from `base`) and would
+    /// empty a domain: in position order, as restricts would, until the
+    /// first domain it empties, where the run fails.
+    #[cold]
+    #[inline(never)]
+    fn window_emptying<'a>(
         &self,
         ctx: &mut impl Narrow<'a>,
-        vars: &[VarId],
-        open: u64,
+        base: usize,
         taken: u64,
-        repeats: bool,
-    ) -> Result<(u64, u64, u64), Conflict> {
-        let offsets = self.offsets_for::<M>();
-        let (mut fresh, mut next, mut clash) = (0u64, 0u64, 0u64);
-        if repeats {
-            for i in ones(open) {
-                let x = vars[i];
-                // The taken values are some fixed position's: they go.
-                ctx.restrict(x, Domain::from_bits(!down::<M>(taken, offsets, i)))?;
-                let left = ctx.dom(x).bits();
-                if at_most_one(left) {
-                    let v = up::<M>(left, offsets, i);
-                    clash |= next & v;
-                    next |= v;
-                    fresh |= 1 << i;
-                }
+        open: u64,
+    ) -> Propagation {
+        for &x in ctx.group(self.vars) {
+            if open >> (x.index() - base) & 1 != 0 {
+                ctx.restrict(x, Domain::from_bits(!taken))?;
             }
-            return Ok((fresh, next, clash));
         }
-        // Every variable occurs once, so no restrict of the round touches a
-        // position but its own: first find, without branching, the
-        // positions that hold a taken value (most hold none), then narrow
-        // only those.
-        let mut hit = 0u64;
-        for i in ones(open) {
-            let d = ctx.dom(vars[i]).bits();
-            hit |= u64::from(d & down::<M>(taken, offsets, i) != 0) << i;
+        unreachable!("an open domain holds only taken values")
+    }
+
+    /// The untraced run of a group of the variables `first..first + n` in
+    /// order ([`Strategy::InPlace`]; none repeats) on its block of domains
+    /// ([`Narrow::block`]): the narrowings of [`Self::general`], each round
+    /// one pass over the open positions without a branch on the data
+    /// ([`rounds_in_place`]), then one wake-up of every narrowed variable
+    /// someone listens to ([`Narrow::wake_block`]), which queues the
+    /// propagators and marks the fixed variables as the restricts would
+    /// have.
+    #[inline(never)]
+    fn in_place<'a>(&self, ctx: &mut impl Narrow<'a>, first: u32) -> Propagation {
+        let first = first as usize;
+        let offsets = self.offsets();
+        let all = u64::MAX >> (64 - offsets.len());
+        let open = !*ctx.first_state_word() & all;
+        let block = ctx.block(first, offsets.len());
+        // The fixed positions not handled: the first round's.
+        let fresh = block.fixed & open;
+        // Whether anyone listens to a narrowing that leaves a variable of
+        // the group open: if not (N-queens), the rounds note only the
+        // positions they fix, which earns its place on `queens/count/12`.
+        let weak = block.wakes_open;
+        let done = match weak {
+            0 => rounds_in_place::<false>(block.doms, offsets, open, fresh),
+            _ => rounds_in_place::<true>(block.doms, offsets, open, fresh),
+        };
+        ctx.wake_block(
+            first,
+            done.fixed | done.narrowed & weak,
+            done.moved,
+            done.fixed,
+        );
+        if done.result.is_ok() {
+            *ctx.first_state_word() = !done.open & all;
         }
-        for i in ones(hit) {
-            let x = vars[i];
-            // The taken values are some fixed position's: they go.
-            ctx.restrict(x, Domain::from_bits(!down::<M>(taken, offsets, i)))?;
-            let left = ctx.dom(x).bits();
-            // Not empty: the restrict would have failed.
-            let fixed = u64::from(at_most_one(left));
-            let v = up::<M>(left, offsets, i) & fixed.wrapping_neg();
-            clash |= next & v;
-            next |= v;
-            fresh |= fixed << i;
-        }
-        Ok((fresh, next, clash))
+        done.result
     }
 }
 
-/// Bit `k` of a round of [`AllDifferentValue::window_rounds`]: the taken
-/// values `taken` go from it (which leaves it a value, as the round has
-/// checked), and if that fixes it, it leaves `open`, its value joins `next`
-/// and, if there already, `clash`.
-#[inline(always)]
-fn window_narrow<'a>(
-    ctx: &mut impl Narrow<'a>,
-    base: usize,
-    k: usize,
-    taken: u64,
-    open: &mut u64,
-    next: &mut u64,
-    clash: &mut u64,
-) {
-    let d = ctx.doms()[base + k];
-    let left = d & !taken;
-    if left == d {
-        return;
-    }
-    ctx.narrow_at(base + k, d, left);
-    // The test the narrowing made (see `one_word_woken`), so that the two
-    // are one: `left` is not empty.
-    if left & left.wrapping_sub(1) == 0 {
-        *clash |= *next & left;
-        *next |= left;
-        *open &= !(1 << k);
-    }
-}
-
-/// Why [`AllDifferentValue::window_rounds`] stopped short of a fixpoint.
-enum WindowStop {
-    /// Two variables fixed to one value: the run fails.
-    Conflict,
-    /// The taken values (the field) would empty an open domain: the round
-    /// goes as [`AllDifferentValue::window_emptied`] says.
-    Emptying(u64),
-}
-
-/// What [`AllDifferentValue::rounds_in_place`] did to a block.
+/// What [`rounds_in_place`] did to a block.
 struct InPlace {
-    /// The run's result (a conflict as soon as a domain would be emptied,
-    /// or two fresh positions share a value).
+    /// The run's result.
     result: Propagation,
     /// The positions still open.
     open: u64,
-    /// The positions narrowed (noted only when someone listens to
-    /// narrowings that leave a variable open, else zero), ...
+    /// The positions narrowed and those whose bounds moved (noted only when
+    /// someone listens to narrowings that leave a variable open, else
+    /// zero), and those fixed.
     narrowed: u64,
-    /// ... those whose bounds moved (likewise), ...
     moved: u64,
-    /// ... and those the run fixed.
     fixed: u64,
 }
 
-/// The largest group [`AllDifferentValue`] runs in one pass a round.
-///
-/// Both ways make the same restricts in the same order. The one-pass loop
-/// branches on each position (fixed? holding a taken value?); the larger
-/// groups' way spends more instructions to branch on no data, and with
-/// few positions the branches are the cheaper (measured: generated 5x5 and
-/// 6x6 uniqueness checks about 5-8% faster one-pass, 7x7 even, 8x8 and
-/// N-queens from 8 up faster the other way).
-const SMALL_GROUP: usize = 7;
-
-/// Where [`AllDifferentValue::one_pass`] learns which positions are fixed:
-/// from the shape of the group (as [`source`] says), ...
-const ANY_GROUP: u8 = 0;
-/// ... from one read of the fixed bits, positions in variable order (the
-/// group is in order), ...
-const IN_ORDER: u8 = 1;
-/// ... from one read of the fixed bits of a window of 64 variables, or ...
-/// (Where it is the `SOURCE` given, not one [`ANY_GROUP`] resolves to, it
-/// also means the group runs as `Run::OnePassWindow`, whose state word
-/// holds the variables handled, not the positions: see `one_pass`.)
-const WINDOW: u8 = 2;
-/// ... from each open position's domain.
-const DOMAINS: u8 = 3;
-
-/// The source of the fixed positions for a group in order or not, and in a
-/// window or not.
-fn source(in_order: bool, window: Option<u32>) -> u8 {
-    match (in_order, window) {
-        (true, _) => IN_ORDER,
-        (false, Some(_)) => WINDOW,
-        (false, None) => DOMAINS,
+/// The rounds of [`AllDifferentValue::in_place`] on the group's block of
+/// domains `doms` (offsets `offsets`), from the positions `fresh` among
+/// `open`. `WEAK`: some variable of the group has listeners to narrowings
+/// that leave it open, so the rounds note every position they narrow and
+/// whether its bounds moved, not only those they fix.
+#[inline(always)]
+fn rounds_in_place<const WEAK: bool>(
+    doms: &mut [u64],
+    offsets: &[i32],
+    mut open: u64,
+    mut fresh: u64,
+) -> InPlace {
+    // One length for both: one bounds check where there would be two.
+    let offsets = &offsets[..doms.len()];
+    let (mut narrowed, mut moved, mut fixed) = (0u64, 0u64, 0u64);
+    let result = loop {
+        if fresh == 0 {
+            break Ok(Status::Fixpoint);
+        }
+        // The fresh positions' shifted values; two on one value fail.
+        let (mut taken, mut clash) = (0u64, 0u64);
+        for i in ones(fresh) {
+            let v = up(doms[i], offsets[i]);
+            clash |= taken & v;
+            taken |= v;
+        }
+        if clash != 0 {
+            break Err(Conflict);
+        }
+        open &= !fresh;
+        fresh = 0;
+        // Each open position loses the taken values and is written back,
+        // narrowed or not (about half hold a taken value: a branch on it
+        // would be a coin toss). As a restrict would, the first domain that
+        // would be emptied stops the narrowing: it and every later one keep
+        // their values, as `go` (all ones until then, zero after) says, and
+        // the run fails below.
+        let mut go = u64::MAX;
+        for i in ones(open) {
+            let d = doms[i];
+            let left = d & !(down(taken, offsets[i]) & go);
+            let emptied = mask(left == 0);
+            go &= !emptied;
+            let left = left | d & emptied;
+            doms[i] = left;
+            if WEAK {
+                narrowed |= u64::from(left != d) << i;
+                moved |= u64::from(bounds_moved(d, left)) << i;
+            }
+            // An open position held two values or more, so one left with
+            // one value (`left` is not empty) was fixed just now. (The
+            // plain test, in one basic block with its use: see
+            // `at_most_one`.)
+            fresh |= u64::from(left & left.wrapping_sub(1) == 0) << i;
+        }
+        fixed |= fresh;
+        if go == 0 {
+            break Err(Conflict);
+        }
+    };
+    InPlace {
+        result,
+        open,
+        narrowed,
+        moved,
+        fixed,
     }
 }
 
-/// Offset modes of [`AllDifferentValue`]: every offset is zero (the list is
-/// empty), ...
-const NO_OFFSETS: u8 = 0;
-/// ... every offset is `>= 0` (then shifting up is `<<` and down is `>>`),
-const NON_NEGATIVE: u8 = 1;
-/// ... or some offset is negative (a shift by a signed amount).
-const ANY_OFFSETS: u8 = 2;
-
-/// Value set `bits` of position `i` moved into the shared (shifted) value
-/// space, in offset mode `M`.
+/// The values `bits` of a position with offset `c`, shifted into the shared
+/// value space (`+ c`). The model keeps every value of the position plus `c`
+/// within 0..=63, so no bit wraps around: the rotation is the shift, for
+/// either sign of `c`, in one instruction.
 #[inline(always)]
-fn up<const M: u8>(bits: u64, offsets: &[i32], i: usize) -> u64 {
-    match M {
-        NO_OFFSETS => bits,
-        // The model keeps every value plus its offset within 0..=63.
-        NON_NEGATIVE => bits << offsets[i],
-        _ => shift(bits, offsets[i]),
-    }
+fn up(bits: u64, c: i32) -> u64 {
+    bits.rotate_left(c as u32)
 }
 
-/// Shared values `bits` moved back into position `i`'s own values: value
-/// `a` of the position is `a + offsets[i]` shifted, so it is in `bits` iff
-/// bit `a` of the result is set (values that would fall below 0 or above 63
-/// are no values of the position).
+/// The shared values `bits` shifted back into the values of a position with
+/// offset `c` (`- c`). A bit that wraps around lands on a value `a` with
+/// `a + c` outside 0..=63, which the position never holds: within its
+/// domain the rotation is the shift.
 #[inline(always)]
-fn down<const M: u8>(bits: u64, offsets: &[i32], i: usize) -> u64 {
-    match M {
-        NO_OFFSETS => bits,
-        NON_NEGATIVE => bits >> offsets[i],
-        _ => shift(bits, -offsets[i]),
-    }
+fn down(bits: u64, c: i32) -> u64 {
+    bits.rotate_right(c as u32)
 }
 
 impl BuiltIn for AllDifferentValue {
@@ -547,358 +446,208 @@ impl BuiltIn for AllDifferentValue {
 
     #[inline(always)]
     fn run<'a, N: Narrow<'a>>(&self, ctx: &mut N) -> Propagation {
-        self.run_as(self.run, ctx)
-    }
-}
-
-impl AllDifferentValue {
-    /// The run `run` (each way out of line: a run pays only for the
-    /// registers its own way saves).
-    #[inline(always)]
-    fn run_as<'a, N: Narrow<'a>>(&self, run: Run, ctx: &mut N) -> Propagation {
-        match run {
-            Run::OnePassInOrder | Run::OnePassWindow if !N::TRACED => self.window_run(ctx),
-            Run::OnePassInOrder => self.one_pass_of::<_, false, false, IN_ORDER>(ctx),
-            Run::OnePassWindow => self.one_pass_of::<_, false, false, WINDOW>(ctx),
-            Run::OnePass => self.one_pass_of::<_, false, false, ANY_GROUP>(ctx),
-            Run::OnePassShifted => self.one_pass_of::<_, true, false, ANY_GROUP>(ctx),
-            Run::OnePassRepeats => self.one_pass_of::<_, false, true, ANY_GROUP>(ctx),
-            Run::OnePassShiftedRepeats => self.one_pass_of::<_, true, true, ANY_GROUP>(ctx),
-            Run::InOrder if !N::TRACED => self.in_place::<_, NO_OFFSETS>(ctx),
-            Run::InOrderNonNegative if !N::TRACED => self.in_place::<_, NON_NEGATIVE>(ctx),
-            Run::InOrderShifted if !N::TRACED => self.in_place::<_, ANY_OFFSETS>(ctx),
-            Run::InOrder | Run::InOrderNonNegative | Run::InOrderShifted | Run::Rounds => {
-                self.in_rounds(ctx)
-            }
-        }
-    }
-
-    /// [`Self::one_pass`] on the group's variables.
-    #[inline(always)]
-    fn one_pass_of<
-        'a,
-        N: Narrow<'a>,
-        const SHIFTED: bool,
-        const REPEATS: bool,
-        const SOURCE: u8,
-    >(
-        &self,
-        ctx: &mut N,
-    ) -> Propagation {
-        let vars = ctx.group(self.vars);
-        self.one_pass::<N, SHIFTED, REPEATS, SOURCE>(ctx, vars)
-    }
-
-    /// The one-pass run ([`Self::one_pass`]) for this group, whatever its
-    /// size.
-    #[cfg(test)]
-    fn small<'a>(&self, ctx: &mut impl Narrow<'a>) -> Propagation {
-        let source = source(self.in_order, self.window);
-        self.run_as(
-            Run::one_pass(!self.offsets.is_empty(), self.repeats, source, self.group),
-            ctx,
-        )
-    }
-
-    /// The untraced run of a small group of distinct variables within 32
-    /// of each other, without offsets (`Run::OnePassWindow` and
-    /// `Run::OnePassInOrder`), on its block of variables.
-    ///
-    /// The group is its bits among the block of variables from the lowest
-    /// to the highest ([`Self::group`]), and its state word holds the
-    /// variables handled, not the positions (for a group in order the
-    /// same bits), so that the fixed ones come from one read and each is
-    /// narrowed without a lookup. A round narrows them in variable order,
-    /// not position order, which makes no difference unless a domain is
-    /// emptied (and none for a group in order): so a round with two values
-    /// taken or more, the only kind that can empty one (an open variable
-    /// has two values or more), first checks that it empties none, and
-    /// one that would goes in position order, out of line
-    /// ([`Self::window_emptied`]).
-    ///
-    #[inline(never)]
-    fn window_run<'a>(&self, ctx: &mut impl Narrow<'a>) -> Propagation {
-        let group = u64::from(self.group);
-        let mut open = group & !*ctx.first_state_word();
-        match self.window_rounds(ctx, &mut open) {
-            Ok(status) => {
-                *ctx.first_state_word() = group & !open;
-                Ok(status)
-            }
-            Err(WindowStop::Conflict) => Err(Conflict),
-            Err(WindowStop::Emptying(taken)) => self.window_emptied(ctx, taken, open),
-        }
-    }
-
-    /// The rounds of [`Self::window_run`] on the block `block`, from the
-    /// open bits `open`, which it leaves open (on a conflict, or a round
-    /// that would empty a domain, those of the round that stops).
-    #[inline(always)]
-    fn window_rounds<'a>(
-        &self,
-        ctx: &mut impl Narrow<'a>,
-        open: &mut u64,
-    ) -> Result<Status, WindowStop> {
-        let base = self.base as usize;
-        // The variables fixed since the last run, and their values. Two
-        // on one value: fail.
-        let fresh = ctx.fixed_range(base, 64) & *open;
-        let mut taken = 0u64;
-        if fresh & fresh.wrapping_sub(1) == 0 {
-            // One fresh variable or none (most runs: the last decision
-            // fixed one): its value, with nothing to clash with and no loop.
-            if fresh != 0 {
-                taken = ctx.doms()[base + fresh.trailing_zeros() as usize];
-            }
-        } else {
-            for k in ones(fresh) {
-                let v = ctx.doms()[base + k];
-                if taken & v != 0 {
-                    return Err(WindowStop::Conflict);
-                }
-                taken |= v;
-            }
-        }
-        *open &= !fresh;
-        while taken != 0 {
-            if taken & (taken - 1) != 0 {
-                // Two values taken or more may empty a domain (an open one
-                // holds two or more, so one value cannot): then the
-                // narrowings are those restricts in position order make,
-                // not those of a round in variable order.
-                let mut emptied = false;
-                for k in ones(*open) {
-                    emptied |= ctx.doms()[base + k] & !taken == 0;
-                }
-                if emptied {
-                    return Err(WindowStop::Emptying(taken));
-                }
-            }
-            // The values of the variables this round fixes, and those two
-            // of them share.
-            let (mut next, mut clash) = (0u64, 0u64);
-            for k in ones(*open) {
-                window_narrow(ctx, base, k, taken, open, &mut next, &mut clash);
-            }
-            if clash != 0 {
-                return Err(WindowStop::Conflict);
-            }
-            taken = next;
-        }
-        Ok(Status::Fixpoint)
-    }
-
-    /// A round of [`Self::window_run`] that would empty a domain: the
-    /// taken values `taken` go from the open bits `open` in position
-    /// order, as restricts would, until the first domain they would
-    /// empty, where the run fails. (Out of line, on a fresh borrow of the
-    /// context: a run that fails so is rare, and the position order needs
-    /// registers the common rounds do without.)
-    #[cold]
-    #[inline(never)]
-    fn window_emptied<'a>(&self, ctx: &mut impl Narrow<'a>, taken: u64, open: u64) -> Propagation {
-        let base = self.base as usize;
-        let vars = ctx.group(self.vars);
-        for x in vars {
-            let k = x.index() - base;
-            if open >> k & 1 != 0 {
-                let d = ctx.doms()[x.index()];
-                let left = d & !taken;
-                if left == 0 {
-                    return Err(Conflict);
-                }
-                if left != d {
-                    ctx.narrow_at(x.index(), d, left);
-                }
-            }
-        }
-        unreachable!("some open domain held only taken values")
-    }
-
-    /// The positions among `among` of a group in a window whose variables
-    /// have their bit set in `by_variable` (bit k: variable `base + k`,
-    /// `base` the window's first): the fixed ones from the fixed bits, the
-    /// open ones from the complement of a `Run::OnePassWindow` state word.
-    #[inline(always)]
-    fn positions_of(&self, vars: &[VarId], by_variable: u64, among: u64) -> u64 {
-        let base = self.base as usize;
-        let mut positions = 0u64;
-        for i in ones(among) {
-            positions |= (by_variable >> (vars[i].index() - base) & 1) << i;
-        }
-        positions
-    }
-
-    /// The state word of a group run as `Run::OnePassWindow` whose
-    /// positions `open` are open: its other variables handled (the inverse
-    /// of [`Self::positions_of`]).
-    fn variables_handled(&self, vars: &[VarId], open: u64) -> u64 {
-        let base = self.base as usize;
-        let mut handled = 0u64;
-        for (i, x) in vars.iter().enumerate() {
-            handled |= (!open >> i & 1) << (x.index() - base);
-        }
-        handled
-    }
-
-    /// The whole run for a group of the variables `first..first + n` in
-    /// order while no trace records: [`Self::block_rounds`] in offset mode
-    /// `M`, the group's.
-    #[inline(never)]
-    fn in_place<'a, N: Narrow<'a>, const M: u8>(&self, ctx: &mut N) -> Propagation {
-        // Run::InOrder...: the group is in order, so its window starts at
-        // its first variable, `base`.
-        let first = self.base as usize;
-        self.block_rounds::<M>(ctx, first)
-    }
-
-    /// The rounds of [`Self::filter`] for a group of the variables
-    /// `first..first + n` in order (so none repeats), narrowing their
-    /// block of domains in place ([`Narrow::block`]) and waking, once at the
-    /// end, each narrowed variable that someone listens to
-    /// ([`Narrow::wake_block`]): the same narrowings in the same order, the
-    /// same result, the same propagators queued, without a wake-up and a
-    /// variable lookup a narrowing.
-    #[inline(always)]
-    fn block_rounds<'a, const M: u8>(
-        &self,
-        ctx: &mut impl Narrow<'a>,
-        first: usize,
-    ) -> Propagation {
-        let n = self.vars.len();
-        let all = u64::MAX >> (64 - n);
-        // Bit i set: position i is fixed and its value is gone from the others.
-        let open = !*ctx.first_state_word() & all;
-        let block = ctx.block(first, n);
-        let fresh = block.fixed & open;
-        if fresh == 0 {
-            return Ok(Status::Fixpoint);
-        }
-        // Whether anyone listens to a narrowing that leaves a variable of
-        // the group open: if not (N-queens), the rounds track only the
-        // positions they fix.
-        let weak = block.wakes_open;
-        let done = if weak != 0 {
-            self.rounds_in_place::<M, true>(block.doms, open, fresh)
-        } else {
-            self.rounds_in_place::<M, false>(block.doms, open, fresh)
-        };
-        // The narrowings that left a variable open wake only the listeners
-        // `weak` has (and without any, `fixed | fixed & weak` needs no read
-        // of them).
-        ctx.wake_block(
-            first,
-            done.fixed | done.narrowed & weak,
-            done.moved,
-            done.fixed,
-        );
-        if done.result.is_ok() {
-            *ctx.first_state_word() = !done.open & all;
-        }
-        done.result
-    }
-
-    /// The rounds of [`Self::block_rounds`] on the group's block of
-    /// domains `doms`, from the positions `fresh` among `open`. `WEAK`:
-    /// some variable of the group has subscribers to narrowings that leave
-    /// it open, so the rounds note every position they narrow and whether
-    /// its bounds moved; else only those they fix.
-    #[inline(always)]
-    fn rounds_in_place<const M: u8, const WEAK: bool>(
-        &self,
-        doms: &mut [u64],
-        mut open: u64,
-        mut fresh: u64,
-    ) -> InPlace {
-        let offsets = self.offsets_for::<M>();
-        // The positions narrowed, those whose bounds moved, and those the
-        // run fixed.
-        let (mut narrowed, mut moved, mut fixed) = (0u64, 0u64, 0u64);
-        let result = loop {
-            // The fresh positions' shifted values; two on one value fail.
-            let (mut taken, mut clash) = (0u64, 0u64);
-            for i in ones(fresh) {
-                let v = up::<M>(doms[i], offsets, i);
-                clash |= taken & v;
-                taken |= v;
-            }
-            if clash != 0 {
-                break Err(Conflict);
-            }
-            open &= !fresh;
-            fresh = 0;
-            // One pass over the open positions that branches on no data:
-            // each loses the taken values and is written back, narrowed or
-            // not. (About half the open positions hold a taken value, so a
-            // branch on it is a coin toss: finding those first and then
-            // narrowing only them took about as many instructions and about
-            // a fifth more time.) As a restrict would, the first domain
-            // that would be emptied stops the narrowing: it and every later
-            // one keep their values, as `go` (all ones until then, zero
-            // after) says, and the run fails below.
-            let mut go = u64::MAX;
-            for i in ones(open) {
-                let d = doms[i];
-                let left = d & !(down::<M>(taken, offsets, i) & go);
-                let emptied = mask(left == 0);
-                go &= !emptied;
-                let left = left | d & emptied;
-                doms[i] = left;
-                if WEAK {
-                    narrowed |= u64::from(left != d) << i;
-                    moved |= u64::from(bounds_moved(d, left)) << i;
-                }
-                // An open position held two values or more (a fixed one
-                // was fresh), so one left with one value (`left` is not
-                // empty) was fixed by this round. (Not `at_most_one`: in
-                // this basic block `x & (x - 1) == 0` stays three
-                // instructions, against its five.)
-                fresh |= u64::from(left & left.wrapping_sub(1) == 0) << i;
-            }
-            let emptied = go == 0;
-            // Every narrowed position that is fixed now was fixed by the
-            // round that narrowed it last (a fixed one is not narrowed again).
-            fixed |= fresh;
-            if emptied {
-                break Err(Conflict);
-            }
-            if fresh == 0 {
-                break Ok(Status::Fixpoint);
-            }
-        };
-        InPlace {
-            result,
-            open,
-            narrowed,
-            moved,
-            fixed,
-        }
-    }
-
-    /// The whole run for a larger group: [`Self::filter`] in the group's
-    /// offset mode.
-    #[inline(never)]
-    fn in_rounds<'a>(&self, ctx: &mut impl Narrow<'a>) -> Propagation {
-        if self.offsets.is_empty() {
-            self.filter::<NO_OFFSETS>(ctx)
-        } else if !self.negative {
-            self.filter::<NON_NEGATIVE>(ctx)
-        } else {
-            self.filter::<ANY_OFFSETS>(ctx)
+        match self.strategy {
+            // A trace sees every narrowing, one restrict at a time.
+            _ if N::TRACED => self.general(ctx),
+            Strategy::General => self.general(ctx),
+            Strategy::InPlace { first } => self.in_place(ctx, first),
+            Strategy::Window { base, group } => self.window(ctx, base, group),
         }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{AllDifferentValue, Run, source};
+    use std::cell::Cell;
+
+    use super::{AllDifferentValue, Strategy};
     use crate::Strength;
     use crate::check::SplitMix64;
-    use crate::ids::VarId;
-    use crate::propagator::Traced;
-    use crate::propagators::testing::{
-        Bench, group_in_order, random_domains, record_in, run_with_events_in, stored, whole,
+    use crate::domain::{Domain, ones};
+    use crate::ids::{ConstraintId, Tags, VarId};
+    use crate::propagator::{
+        Conflict, OneWord, Propagation, PruneSink, Traced, Untraced, Wakeups, Words, fixed_bits,
+        fixed_words,
     };
+    use crate::propagators::testing::{Bench, record_in, whole};
+    use crate::propagators::{AnyPropagator, BuiltIn};
+
+    /// The tags of the test models, whose variables carry tag 0.
+    static NO_TAGS: Tags = Tags::new(0);
+
+    /// Every narrowing a trace sees: variable index, before, after.
+    #[derive(Default)]
+    struct Seen(Vec<(usize, u64, u64)>);
+
+    impl PruneSink for Seen {
+        fn pruned(&mut self, _: ConstraintId, x: VarId, before: Domain, after: Domain) {
+            self.0.push((x.index(), before.bits(), after.bits()));
+        }
+    }
+
+    /// The domains, and who listens to them: a queue of `words` words of
+    /// propagators, each (variable, event) bucket of `masks` waking a
+    /// random set of them (the `Fixed` bucket holding the `Bounds` one,
+    /// which holds the `Changed` one, as subscriptions make them), and the
+    /// variables with listeners to `Changed` or `Bounds`, `wakes_open`
+    /// (plus a few more, which is only slower).
+    struct World {
+        doms: Vec<u64>,
+        masks: Vec<u64>,
+        wakes_open: Vec<u64>,
+        words: usize,
+    }
+
+    /// What a run left behind: the result, domains, fixed bits, queue and
+    /// the positions handled (the state word read as positions).
+    #[derive(Debug, PartialEq)]
+    struct Left {
+        result: Propagation,
+        doms: Vec<u64>,
+        fixed: Vec<u64>,
+        queue: Vec<u64>,
+        handled: u64,
+    }
+
+    /// The ways of running a propagator that are compared.
+    #[derive(Clone, Copy, Debug)]
+    enum How {
+        /// [`BuiltIn::run`] through a recording context: the general
+        /// strategy, restrict by restrict.
+        Traced,
+        /// [`AllDifferentValue::general`] untraced.
+        General,
+        /// [`BuiltIn::run`] untraced: the propagator's own strategy.
+        Own,
+        /// The engine's runner (one queue word only).
+        Runner,
+    }
+
+    impl World {
+        /// `doms` with random listeners on a queue of `words` words.
+        fn new(rng: &mut SplitMix64, doms: Vec<u64>, words: usize) -> World {
+            let m = doms.len();
+            let mut masks = vec![0u64; 3 * m * words];
+            let mut wakes_open = vec![0u64; fixed_words(m)];
+            for x in 0..m {
+                // Nobody listens to a narrowing that leaves x open (N-queens),
+                // some do, or all of its subscribers do.
+                let listeners = rng.below(3);
+                for w in 0..words {
+                    let on_fixed = rng.next_u64();
+                    let bounds = match listeners {
+                        0 => 0,
+                        1 => on_fixed & rng.next_u64() & rng.next_u64(),
+                        _ => on_fixed,
+                    };
+                    let changed = bounds & rng.next_u64();
+                    for (e, bits) in [changed, bounds, on_fixed].into_iter().enumerate() {
+                        masks[(3 * x + e) * words + w] = bits;
+                    }
+                    if bounds != 0 || rng.below(8) == 0 {
+                        wakes_open[x / 64] |= 1 << (x % 64);
+                    }
+                }
+            }
+            World {
+                doms,
+                masks,
+                wakes_open,
+                words,
+            }
+        }
+
+        /// Runs `p`, a propagator on `vars`, as `how` says, on these
+        /// domains from the state word `state`: what it left, its state
+        /// word, and the narrowings a trace saw, in order.
+        fn run(
+            &self,
+            p: &AllDifferentValue,
+            vars: &[VarId],
+            state: u64,
+            how: How,
+        ) -> (Left, u64, Vec<(usize, u64, u64)>) {
+            let wakeups = Wakeups {
+                masks: &self.masks,
+                bounds: &[],
+                list: &[],
+                wakes_open: &self.wakes_open,
+            };
+            let mut doms = self.doms.clone();
+            let mut fixed = vec![0u64; fixed_words(doms.len())];
+            fixed_bits(&doms, &mut fixed);
+            let (mut queue, mut words) = (vec![0u64; self.words], [state]);
+            let mut seen = Seen::default();
+            let any = AnyPropagator::AllDifferentValue(p.clone());
+            let result = {
+                let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
+                let (doms, fixed, words) = (&mut doms, &mut fixed, &mut words[..]);
+                match (how, cells) {
+                    (How::Traced, _) => {
+                        let inner = Untraced::new(
+                            doms,
+                            fixed,
+                            words,
+                            vars,
+                            &NO_TAGS,
+                            wakeups,
+                            Words(cells),
+                        );
+                        p.run(&mut Traced::new(inner, &mut seen))
+                    }
+                    (_, [word]) => {
+                        let ctx = &mut Untraced::new(
+                            doms,
+                            fixed,
+                            words,
+                            vars,
+                            &NO_TAGS,
+                            wakeups,
+                            OneWord(word),
+                        );
+                        match how {
+                            How::General => p.general(ctx),
+                            How::Runner => (any.shape().2)(&any, ctx),
+                            _ => p.run(ctx),
+                        }
+                    }
+                    (_, _) => {
+                        let ctx = &mut Untraced::new(
+                            doms,
+                            fixed,
+                            words,
+                            vars,
+                            &NO_TAGS,
+                            wakeups,
+                            Words(cells),
+                        );
+                        match how {
+                            How::General => p.general(ctx),
+                            _ => p.run(ctx),
+                        }
+                    }
+                }
+            };
+            let left = Left {
+                result,
+                doms,
+                fixed,
+                queue,
+                handled: positions_handled(p, vars, words[0]),
+            };
+            (left, words[0], seen.0)
+        }
+    }
+
+    /// The positions handled that the state word `state` of `p` says.
+    fn positions_handled(p: &AllDifferentValue, vars: &[VarId], state: u64) -> u64 {
+        match p.strategy {
+            Strategy::Window { base, .. } => (0..vars.len()).fold(0, |h, i| {
+                h | (state >> (vars[i].index() - base as usize) & 1) << i
+            }),
+            _ => state,
+        }
+    }
 
     /// `n` distinct variables of the first `m`, in a random order.
     fn distinct_vars(rng: &mut SplitMix64, n: usize, m: usize) -> Vec<VarId> {
@@ -909,328 +658,356 @@ mod tests {
         order[..n].iter().map(|&x| VarId::new(0, x)).collect()
     }
 
-    /// Who listens to narrowings that leave a variable open (bit x:
-    /// variable x has such listeners): everyone, nobody (N-queens) or some.
-    fn random_listeners(rng: &mut SplitMix64) -> u64 {
-        match rng.below(3) {
-            0 => u64::MAX,
-            1 => 0,
-            _ => rng.next_u64(),
-        }
+    /// A random group of 1 to 64 positions (in order, scattered within 64
+    /// variables or over more, or with repeats), its offsets (none, none
+    /// negative, or of either sign), and domains for its variables and a
+    /// few others, of values that stay within 0..=63 shifted, as the model
+    /// keeps them.
+    fn random_case(rng: &mut SplitMix64) -> (Vec<VarId>, Box<[i32]>, Vec<u64>) {
+        let n = 1 + rng.below(64);
+        let (vars, m) = match rng.below(4) {
+            0 => {
+                let first = rng.below(40);
+                let vars = (first..first + n).map(|x| VarId::new(0, x as u32));
+                (vars.collect(), first + n + rng.below(4))
+            }
+            1 => {
+                // Within 64 of each other, or spread over up to 103.
+                let spread = [4, 40][rng.below(2)];
+                let m = n + rng.below(spread);
+                (distinct_vars(rng, n, m), m)
+            }
+            2 => {
+                // A small group (as most are) within 64, or spread wider.
+                let n = 1 + rng.below(8);
+                let spread = [20, 100][rng.below(2)];
+                let m = n + rng.below(spread);
+                (distinct_vars(rng, n, m), m)
+            }
+            _ => {
+                let m = 1 + rng.below(n);
+                let vars = (0..n).map(|_| VarId::new(0, rng.below(m) as u32));
+                (vars.collect(), m)
+            }
+        };
+        let n = vars.len();
+        let (offsets, lowest, highest): (Box<[i32]>, _, _) = match rng.below(3) {
+            0 => (Box::default(), 0, 64),
+            1 => ((0..n).map(|_| rng.below(16) as i32).collect(), 16, 48),
+            _ => ((0..n).map(|_| rng.below(32) as i32 - 16).collect(), 16, 48),
+        };
+        // Values `lo..lo + span`: few or many for the group's size.
+        let span = 2 + rng.below((n + 8).min(highest - lowest - 2));
+        let lo = lowest + rng.below(highest - lowest - span + 1);
+        let doms = (0..m)
+            .map(|_| {
+                let value = |rng: &mut SplitMix64| 1u64 << (lo + rng.below(span));
+                match rng.below(10) {
+                    0 => value(rng),
+                    _ => {
+                        let many =
+                            rng.next_u64() & rng.next_u64() & (u64::MAX >> (64 - span)) << lo;
+                        many | value(rng) | value(rng)
+                    }
+                }
+            })
+            .collect();
+        (vars, offsets, doms)
     }
 
-    /// One run of `p` on `doms` and `state`, a step of a search: the runner
-    /// the engine calls, which takes the untraced context or the in-place block
-    /// when nobody records, must leave the result, domains, fixed bits,
-    /// queue and state that `propagate` through a recording context
-    /// leaves. Returns whether it narrowed (and leaves `doms` and `state`
-    /// as the run did), or `None` on a conflict.
-    fn runner_step(
-        p: &AllDifferentValue,
+    /// A random value of `d` (not empty).
+    fn some_value(rng: &mut SplitMix64, d: u64) -> u64 {
+        let mut rest = d;
+        for _ in 0..rng.below(d.count_ones() as usize) {
+            rest &= rest - 1;
+        }
+        rest & rest.wrapping_neg()
+    }
+
+    /// A search's step before a run: one to three variables of `vars`
+    /// fixed, as decisions and other propagators do, and now and then a
+    /// value removed elsewhere. Returns whether it fixed several.
+    fn search_step(rng: &mut SplitMix64, vars: &[VarId], doms: &mut [u64]) -> bool {
+        let fix = 1 + rng.below(3);
+        for _ in 0..fix {
+            let x = vars[rng.below(vars.len())].index();
+            doms[x] = some_value(rng, doms[x]);
+        }
+        if rng.below(4) == 0 {
+            let x = rng.below(doms.len());
+            let d = doms[x];
+            doms[x] = d & !some_value(rng, d) | d & d.wrapping_neg();
+        }
+        fix > 1
+    }
+
+    /// The run the module documentation describes, restrict by restrict,
+    /// on plain domains `doms` from the positions handled `handled`: the
+    /// narrowings in order (variable, before, after), the positions
+    /// handled (`None` if the run fails), and whether a round after the
+    /// first narrowed.
+    fn as_documented(
         vars: &[VarId],
-        doms: &mut Vec<u64>,
-        state: &mut [u64; 1],
-        weak: u64,
-    ) -> Option<bool> {
-        use crate::propagators::AnyPropagator;
-        let any = AnyPropagator::AllDifferentValue(p.clone());
-        let mut untraced_state = *state;
-        let untraced = run_with_events_in(vars, doms, &mut untraced_state, false, weak, &any);
-        let traced = run_with_events_in(vars, doms, state, true, weak, &stored(p));
-        assert_eq!(untraced, traced, "group {p:?} on {doms:?}");
-        traced.0.ok()?;
-        assert_eq!(untraced_state, *state, "group {p:?} on {doms:?}");
-        let narrowed = traced.1 != *doms;
-        *doms = traced.1;
-        Some(narrowed)
+        offsets: &[i32],
+        doms: &mut [u64],
+        handled: u64,
+    ) -> (Vec<(usize, u64, u64)>, Option<u64>, bool) {
+        let offset = |i: usize| offsets.get(i).copied().unwrap_or(0);
+        let shifted = |d: u64, c: i32| {
+            ones(d).fold(0u64, |s, a| match a as i32 + c {
+                v @ 0..=63 => s | 1 << v,
+                _ => s,
+            })
+        };
+        let fixed = |d: u64| d.count_ones() == 1;
+        let (mut seen, mut first_round) = (Vec::new(), None);
+        let mut open: Vec<bool> = (0..vars.len()).map(|i| handled >> i & 1 == 0).collect();
+        // The first round's positions: the open ones fixed.
+        let mut fresh: Vec<usize> = (0..vars.len())
+            .filter(|&i| open[i] && fixed(doms[vars[i].index()]))
+            .collect();
+        let failed = 'run: {
+            while !fresh.is_empty() {
+                let mut taken = 0u64;
+                for &i in &fresh {
+                    let v = shifted(doms[vars[i].index()], offset(i));
+                    if taken & v != 0 {
+                        break 'run true;
+                    }
+                    taken |= v;
+                    open[i] = false;
+                }
+                fresh.clear();
+                for i in 0..vars.len() {
+                    if !open[i] {
+                        continue;
+                    }
+                    let x = vars[i].index();
+                    let left = doms[x] & !shifted(taken, -offset(i));
+                    if left == 0 {
+                        break 'run true;
+                    }
+                    if left != doms[x] {
+                        seen.push((x, doms[x], left));
+                        doms[x] = left;
+                    }
+                    if fixed(left) {
+                        fresh.push(i);
+                        open[i] = false;
+                    }
+                }
+                // How many narrowings the first round made.
+                first_round = first_round.or(Some(seen.len()));
+            }
+            false
+        };
+        let later = first_round.is_some_and(|f| f < seen.len());
+        let handled = (0..vars.len()).fold(0, |h, i| h | u64::from(!open[i]) << i);
+        (seen, (!failed).then_some(handled), later)
     }
 
     #[test]
-    fn in_rounds_makes_the_one_pass_restricts_in_the_same_order() {
-        // Groups of 2 to 12 positions, scattered over the variables, half
-        // of them over fewer variables (so some repeat), offsets of either
-        // sign or none, fixed one variable at a time as a search would:
-        // after each step both ways must agree on the result, every
-        // narrowing and its order, and the positions handled.
-        let mut rng = SplitMix64::new(5);
-        let (mut repeated, mut small_distinct, mut conflicts) = (0, 0, 0);
-        for _ in 0..4_000 {
-            let n = 2 + rng.below(11);
-            let m = n + 4;
-            let vars: Vec<VarId> = if rng.below(2) == 0 {
-                (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect()
-            } else {
-                distinct_vars(&mut rng, n, m)
-            };
-            let offsets: Box<[i32]> = if rng.below(3) == 0 {
-                Box::default()
-            } else {
-                (0..n).map(|_| rng.below(9) as i32 - 3).collect()
-            };
-            let p = AllDifferentValue::new(&vars, whole(&vars), offsets);
-            repeated += usize::from(crate::propagator::has_repeats(&vars));
-            small_distinct += usize::from(matches!(
-                p.run,
-                Run::OnePass | Run::OnePassWindow | Run::OnePassInOrder | Run::OnePassShifted
-            ));
-            let mut doms: Vec<u64> = (0..m)
-                .map(|_| {
-                    let mut d = 0u64;
-                    while d.count_ones() < 2 {
-                        d |= 1 << (8 + rng.below(12));
-                    }
-                    d | 1 << (8 + rng.below(12))
-                })
-                .collect();
-            let (mut one, mut rounds) = ([0u64; 2], [0u64; 2]);
-            for _ in 0..m {
-                let x = rng.below(m);
-                let d = doms[x];
-                let mut pick = d;
-                for _ in 0..rng.below(d.count_ones() as usize) {
-                    pick &= pick - 1;
-                }
-                doms[x] = pick & pick.wrapping_neg();
-                let mut by_rounds = doms.clone();
-                let a = record_in(&vars, &mut doms, &mut one, |ctx| p.small(ctx));
-                let b = record_in(&vars, &mut by_rounds, &mut rounds, |ctx| p.in_rounds(ctx));
-                assert_eq!(a, b, "group {p:?}");
-                if a.0.is_err() {
+    fn a_traced_run_narrows_as_the_module_doc_says() {
+        // Random groups of 1 to 64 positions of every shape, offsets of
+        // either sign or none, run after a search's step at a time: the
+        // traced run's narrowings, in order, its result and the positions
+        // it handled are those of the run the module doc describes.
+        let mut rng = SplitMix64::new(7);
+        let (mut narrowings, mut conflicts, mut rounds) = (0, 0, 0);
+        for _ in 0..3_000 {
+            let (vars, offsets, mut doms) = random_case(&mut rng);
+            let p = AllDifferentValue::new(&vars, whole(&vars), offsets.clone());
+            let mut state = [0u64];
+            for _ in 0..vars.len() + 3 {
+                search_step(&mut rng, &vars, &mut doms);
+                let what = format!("{p:?} on {doms:?} from {state:?}");
+                let handled = positions_handled(&p, &vars, state[0]);
+                let mut expected = doms.clone();
+                let (trace, end, later) = as_documented(&vars, &offsets, &mut expected, handled);
+                let (result, seen) = record_in(&vars, &mut doms, &mut state, |ctx| p.run(ctx));
+                assert_eq!(seen, trace, "{what}");
+                assert_eq!(result.is_ok(), end.is_some(), "{what}");
+                narrowings += usize::from(!seen.is_empty());
+                rounds += usize::from(later);
+                let Some(handled) = end else {
                     conflicts += 1;
                     break;
-                }
-                assert_eq!(doms, by_rounds, "group {p:?}");
-                // A small group in a window keeps the variables handled.
-                let small = Run::one_pass(
-                    !p.offsets.is_empty(),
-                    p.repeats,
-                    source(p.in_order, p.window),
-                    p.group,
-                );
-                let handled = if small == Run::OnePassWindow {
-                    let all = u64::MAX >> (64 - n);
-                    // The positions of the variables handled.
-                    p.positions_of(&vars, one[0], all)
-                } else {
-                    one[0]
                 };
-                assert_eq!(handled, rounds[0], "group {p:?}");
+                let now = positions_handled(&p, &vars, state[0]);
+                assert_eq!((&doms, now), (&expected, handled), "{what}");
             }
         }
         assert!(
-            repeated > 300 && small_distinct > 300 && conflicts > 300,
-            "the cases cover repeats ({repeated}), small groups without \
-             ({small_distinct}) and conflicts ({conflicts})"
+            narrowings > 5_000 && conflicts > 1_000 && rounds > 500,
+            "the cases cover narrowings ({narrowings}), conflicts ({conflicts}) \
+             and runs of several rounds ({rounds})"
         );
     }
 
     #[test]
-    fn a_group_in_declaration_order_prunes_as_the_scanning_way_does() {
-        // The same group twice, once known to be in declaration order (its
-        // fixed positions come from the bitset) and once not (it reads every
-        // domain): both sizes' ways must make the same restricts in order.
-        let mut rng = SplitMix64::new(9);
-        for _ in 0..4_000 {
-            let n = 2 + rng.below(11);
-            let first = rng.below(60);
-            let vars = group_in_order(first, n);
-            let offsets: Box<[i32]> = if rng.below(2) == 0 {
-                Box::default()
-            } else {
-                (0..n).map(|_| rng.below(5) as i32).collect()
-            };
-            let fast = AllDifferentValue::new(&vars, whole(&vars), offsets.clone());
-            assert!(fast.in_order && fast.window == Some(first as u32));
-            let scanning = AllDifferentValue {
-                window: None,
-                group: 0,
-                in_order: false,
-                ..fast.clone()
-            };
-            let doms = random_domains(&mut rng, first + n, 1, 0, 12);
-            // Both ways of running suit any group size.
-            let way = |small: bool, p: &AllDifferentValue, ctx: &mut Traced<'_, '_>| {
-                if small {
-                    p.small(ctx)
-                } else {
-                    p.in_rounds(ctx)
-                }
-            };
-            for small in [true, false] {
-                let (mut a_doms, mut b_doms) = (doms.clone(), doms.clone());
-                let (mut a_state, mut b_state) = ([0u64; 2], [0u64; 2]);
-                let a = record_in(&vars, &mut a_doms, &mut a_state, |ctx| {
-                    way(small, &fast, ctx)
+    fn every_strategy_narrows_and_wakes_as_the_general_one_does() {
+        // Random groups of 1 to 64 positions (in order, scattered, with
+        // repeats; offsets none, none negative or of either sign), random
+        // domains and listeners, a search's step before each run: the
+        // propagator as built and, where the group allows, the same one
+        // made to run in place or as a window (so every strategy meets
+        // groups of every size it can serve). Each step, the general
+        // strategy through a recording context sets what every other run
+        // must leave: the general one untraced, the strategy's own run, and
+        // the engine's runner on one queue word. Same result, domains,
+        // fixed bits, queue and positions handled; and every form of the
+        // propagator leaves the same, with the same trace.
+        let mut rng = SplitMix64::new(41);
+        let mut runs = std::collections::BTreeMap::<&str, [usize; 4]>::new();
+        let (mut several, mut largest, mut negative, mut repeats) = (0, 0, 0, 0);
+        for _ in 0..3_000 {
+            let (vars, offsets, doms) = random_case(&mut rng);
+            let n = vars.len();
+            let p = AllDifferentValue::new(&vars, whole(&vars), offsets.clone());
+            let mut forms = vec![p.clone()];
+            if let Some(first) = crate::propagator::in_order_from(&vars) {
+                let first = first as u32;
+                let strategy = Strategy::InPlace { first };
+                forms.push(AllDifferentValue {
+                    strategy,
+                    ..p.clone()
                 });
-                let b = record_in(&vars, &mut b_doms, &mut b_state, |ctx| {
-                    way(small, &scanning, ctx)
+            }
+            let base = vars.iter().map(|x| x.index()).min().unwrap_or(0);
+            let group = vars.iter().fold(0u64, |g, x| match x.index() - base {
+                k @ 0..64 => g | 1 << k,
+                _ => u64::MAX,
+            });
+            if offsets.is_empty() && group != u64::MAX && group.count_ones() as usize == n {
+                let strategy = Strategy::Window {
+                    base: base as u32,
+                    group,
+                };
+                forms.push(AllDifferentValue {
+                    strategy,
+                    ..p.clone()
                 });
-                assert_eq!(a, b, "group {fast:?}");
-                assert_eq!(a_doms, b_doms);
-                assert_eq!(a_state[0], b_state[0]);
             }
-        }
-    }
-
-    #[test]
-    fn narrowing_in_place_matches_restricting_one_at_a_time() {
-        // Groups in declaration order, offsets of either sign or none, fixed
-        // a variable at a time as a search would: the in-place way (no
-        // trace) and the restrict-by-restrict way (a trace recording) must
-        // agree on the result, the domains, the fixed variables, the events
-        // each variable had (with subscribers to every event or to fixing
-        // alone) and the positions handled.
-        let mut rng = SplitMix64::new(13);
-        let (mut narrowings, mut conflicts) = (0, 0);
-        // Groups run in place per offset mode, and with nobody listening.
-        let (mut modes, mut unheard) = ([0; 3], 0);
-        for _ in 0..4_000 {
-            let n = 2 + rng.below(11);
-            let first = rng.below(22 - n);
-            let vars = group_in_order(first, n);
-            let offsets: Box<[i32]> = match rng.below(3) {
-                0 => Box::default(),
-                1 => (0..n).map(|_| rng.below(5) as i32).collect(),
-                _ => (0..n).map(|_| rng.below(7) as i32 - 3).collect(),
-            };
-            let p = AllDifferentValue::new(&vars, whole(&vars), offsets);
-            let mode = [Run::InOrder, Run::InOrderNonNegative, Run::InOrderShifted]
-                .iter()
-                .position(|&run| run == p.run);
-            let mut doms = random_domains(&mut rng, first + n, 2, 8, 10);
-            let mut state = [0u64; 1];
-            let weak = random_listeners(&mut rng);
-            if let Some(mode) = mode {
-                modes[mode] += 1;
-                unheard += usize::from(weak >> first & (u64::MAX >> (64 - n)) == 0);
-            }
-            for _ in 0..n {
-                let x = first + rng.below(n);
-                doms[x] &= doms[x].wrapping_neg();
-                let mut untraced_state = state;
-                let untraced =
-                    run_with_events_in(&vars, &doms, &mut untraced_state, false, weak, &stored(&p));
-                let traced = run_with_events_in(&vars, &doms, &mut state, true, weak, &stored(&p));
-                assert_eq!(untraced, traced, "group {p:?} on {doms:?}");
-                if traced.0.is_err() {
-                    conflicts += 1;
-                    break;
-                }
-                narrowings += usize::from(traced.1 != doms);
-                assert_eq!(untraced_state, state);
-                doms = traced.1;
-            }
-        }
-        assert!(
-            narrowings > 2_000 && conflicts > 500,
-            "the cases cover narrowings ({narrowings}) and conflicts ({conflicts})"
-        );
-        assert!(
-            modes.iter().all(|&m| m > 200) && unheard > 300,
-            "the cases cover each offset mode in place ({modes:?}) and \
-             groups nobody listens to ({unheard})"
-        );
-    }
-
-    #[test]
-    fn every_runner_narrows_and_wakes_as_propagate_through_a_recording_context() {
-        // Groups of 2 to 12 positions of every shape (in order, in a window,
-        // scattered, repeated; offsets of either sign or none), fixed a
-        // variable at a time as a search would, with random listeners: the
-        // runner the engine calls, which takes the untraced context or the
-        // in-place block when nobody records, must leave the result,
-        // domains, fixed bits, queue and positions handled that `propagate`
-        // through a recording context leaves.
-        let mut rng = SplitMix64::new(21);
-        let mut runs = std::collections::BTreeMap::new();
-        let (mut narrowings, mut conflicts) = (0, 0);
-        for _ in 0..6_000 {
-            let n = 2 + rng.below(11);
-            let m = n + rng.below(21 - n);
-            let vars: Vec<VarId> = match rng.below(3) {
-                0 => group_in_order(rng.below(m - n + 1), n),
-                1 => (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect(),
-                _ => distinct_vars(&mut rng, n, m),
-            };
-            let offsets: Box<[i32]> = match rng.below(3) {
-                0 => Box::default(),
-                1 => (0..n).map(|_| rng.below(5) as i32).collect(),
-                _ => (0..n).map(|_| rng.below(7) as i32 - 3).collect(),
-            };
-            let mut p = AllDifferentValue::new(&vars, whole(&vars), offsets);
-            if p.run == Run::OnePassWindow && rng.below(2) == 0 {
-                // As if scattered over more than 64 variables.
-                (p.window, p.group, p.run) = (None, 0, Run::OnePass);
-            }
-            *runs.entry(format!("{:?}", p.run)).or_insert(0) += 1;
-            let mut doms = random_domains(&mut rng, m, 2, 8, 10);
-            let mut state = [0u64; 1];
-            let weak = random_listeners(&mut rng);
-            for _ in 0..m {
-                let x = rng.below(m);
-                doms[x] &= doms[x].wrapping_neg();
-                match runner_step(&p, &vars, &mut doms, &mut state, weak) {
-                    Some(narrowed) => narrowings += usize::from(narrowed),
-                    None => {
-                        conflicts += 1;
-                        break;
+            forms.dedup_by_key(|q| q.strategy);
+            largest += usize::from(n == 64);
+            negative += usize::from(offsets.iter().any(|&c| c < 0));
+            repeats += usize::from(crate::propagator::has_repeats(&vars));
+            // One queue word (the engine's runner) twice as often as two.
+            let words = 1 + usize::from(rng.below(3) == 0);
+            let mut world = World::new(&mut rng, doms, words);
+            let mut states = vec![0u64; forms.len()];
+            for _ in 0..n + 3 {
+                several += usize::from(search_step(&mut rng, &vars, &mut world.doms));
+                let mut first: Option<(Left, Vec<_>)> = None;
+                for (q, state) in forms.iter().zip(&mut states) {
+                    let (expected, after, trace) = world.run(q, &vars, *state, How::Traced);
+                    let what = format!("{q:?} on {:?} from {state:#x}", world.doms);
+                    let mut hows = vec![How::General, How::Own];
+                    if words == 1 {
+                        hows.push(How::Runner);
+                    }
+                    for how in hows {
+                        let (left, own_after, _) = world.run(q, &vars, *state, how);
+                        assert_eq!(left, expected, "{how:?}: {what}");
+                        assert_eq!(own_after, after, "{how:?}, state word: {what}");
+                    }
+                    let name = match q.strategy {
+                        Strategy::General => "general",
+                        Strategy::InPlace { .. } => "in place",
+                        Strategy::Window { .. } => "window",
+                    };
+                    let counts = runs.entry(name).or_default();
+                    counts[0] += 1;
+                    counts[1] +=
+                        usize::from(expected.result.is_ok() && expected.doms != world.doms);
+                    counts[2] += usize::from(expected.result.is_err());
+                    counts[3] += usize::from(n > 8);
+                    *state = after;
+                    match &first {
+                        None => first = Some((expected, trace)),
+                        Some(one) => assert_eq!(*one, (expected, trace), "every form: {what}"),
                     }
                 }
+                match first {
+                    Some((
+                        Left {
+                            result: Ok(_),
+                            doms,
+                            ..
+                        },
+                        _,
+                    )) => world.doms = doms,
+                    _ => break,
+                }
             }
         }
         assert!(
-            runs.len() == 10 && runs.values().all(|&k| k > 100),
-            "the cases cover every way of running: {runs:?}"
+            runs.len() == 3
+                && runs
+                    .values()
+                    .all(|&[r, n, c, large]| r > 4_000 && n > 1_500 && c > 300 && large > 2_000),
+            "the cases cover every strategy, narrowing and failing, on large groups too \
+             (runs, narrowings, conflicts, larger than 8): {runs:?}"
         );
         assert!(
-            narrowings > 5_000 && conflicts > 1_000,
-            "the cases cover narrowings ({narrowings}) and conflicts ({conflicts})"
+            several > 10_000 && largest > 10 && negative > 500 && repeats > 500,
+            "the cases cover several fixed at once ({several}), groups of 64 ({largest}), \
+             negative offsets ({negative}) and repeats ({repeats})"
         );
     }
 
     #[test]
-    fn a_window_group_narrows_in_variable_order_as_restricts_in_position_order() {
-        // Small groups of distinct variables scattered over up to 21, in
-        // random order, several of them fixed at once (so that a round
-        // may take two values or more, and empty a domain): the untraced
-        // run, which narrows in variable order, must leave what
-        // `propagate` through a recording context leaves, restrict by
-        // restrict in position order, conflicts included.
-        let mut rng = SplitMix64::new(29);
-        let (mut several, mut conflicts, mut narrowings) = (0, 0, 0);
-        for _ in 0..6_000 {
-            let n = 2 + rng.below(6);
-            let m = n + rng.below(22 - n);
-            let vars = distinct_vars(&mut rng, n, m);
-            let p = AllDifferentValue::new(&vars, whole(&vars), Box::default());
-            if p.run != Run::OnePassWindow {
-                // In order after all.
-                continue;
-            }
-            let mut doms = random_domains(&mut rng, m, 2, 8, 2 + n);
-            let mut state = [0u64; 1];
-            let weak = random_listeners(&mut rng);
-            for _ in 0..n {
-                let fix = 1 + rng.below(3);
-                several += usize::from(fix > 1);
-                for _ in 0..fix {
-                    let x = vars[rng.below(n)].index();
-                    doms[x] &= doms[x].wrapping_neg();
-                }
-                match runner_step(&p, &vars, &mut doms, &mut state, weak) {
-                    Some(narrowed) => narrowings += usize::from(narrowed),
-                    None => {
-                        conflicts += 1;
-                        break;
-                    }
-                }
-            }
-        }
-        assert!(
-            several > 5_000 && narrowings > 3_000 && conflicts > 2_000,
-            "the cases cover several fixed at once ({several}), narrowings \
-             ({narrowings}) and conflicts ({conflicts})"
+    fn a_window_that_empties_a_domain_narrows_first_what_comes_first() {
+        // Positions x3, x0, x1, x2: fixing x1 = 1 and x2 = 2 takes both
+        // values from x3 = {2, 3} (position 0) and x0 = {1, 2} (position
+        // 1). In position order x3 loses 2 and only then x0 is emptied, so
+        // the run fails with x3 fixed to 3; in the variables' order x0
+        // would fail first and leave x3 as it was.
+        let vars: Vec<VarId> = [3, 0, 1, 2].into_iter().map(|x| VarId::new(0, x)).collect();
+        let p = AllDifferentValue::new(&vars, whole(&vars), Box::default());
+        assert!(matches!(p.strategy, Strategy::Window { .. }));
+        let mut rng = SplitMix64::new(3);
+        let world = World::new(&mut rng, vec![0b110, 0b10, 0b100, 0b1100], 1);
+        let (expected, _, trace) = world.run(&p, &vars, 0, How::Traced);
+        assert_eq!(expected.result, Err(Conflict));
+        assert_eq!(trace, [(3, 0b1100, 0b1000)]);
+        assert_eq!(world.run(&p, &vars, 0, How::Runner).0, expected);
+    }
+
+    #[test]
+    fn groups_take_the_strategy_their_shape_and_size_call_for() {
+        let strategy = |vars: &[u32], offsets: &[i32]| {
+            let vars: Vec<VarId> = vars.iter().map(|&x| VarId::new(0, x)).collect();
+            AllDifferentValue::new(&vars, whole(&vars), offsets.into()).strategy
+        };
+        let in_order: Vec<u32> = (3..13).collect();
+        assert_eq!(strategy(&in_order, &[]), Strategy::InPlace { first: 3 });
+        assert_eq!(
+            strategy(&in_order, &[1; 10]),
+            Strategy::InPlace { first: 3 }
         );
+        let window = Strategy::Window {
+            base: 61,
+            group: 0b101 | 1 << 62,
+        };
+        assert_eq!(strategy(&[63, 61, 123], &[]), window);
+        assert_eq!(
+            strategy(&[3, 4, 5], &[]),
+            Strategy::Window {
+                base: 3,
+                group: 0b111
+            }
+        );
+        let reversed: Vec<u32> = in_order[..9].iter().rev().copied().collect();
+        let general: [(&[u32], &[i32]); 4] = [
+            (&[3, 4, 5], &[0, 1, 0]),
+            (&[3, 4, 3], &[]),
+            (&[60, 124], &[]),
+            (&reversed, &[]),
+        ];
+        for (vars, offsets) in general {
+            assert_eq!(strategy(vars, offsets), Strategy::General, "{vars:?}");
+        }
     }
 
     #[test]
