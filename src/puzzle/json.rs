@@ -228,7 +228,7 @@ fn read_groups(object: &Map<String, Value>, houses: u8) -> Result<Vec<Group>> {
         for (v, value) in list.iter().enumerate() {
             let value_path = format!("{values_path}[{v}]");
             let value = self::name(value, &value_path)?;
-            if values.iter().any(|other| *other == value) {
+            if values.contains(&value) {
                 return Err(JsonError::new(
                     &value_path,
                     format!("`{value}` twice in group `{name}`"),
