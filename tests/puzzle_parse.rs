@@ -366,3 +366,129 @@ fn houses_may_be_as_many_as_63() {
         63
     );
 }
+
+// Unicode text (issue 18): names in NFC, invisible characters refused,
+// the grid aligned by display width.
+
+/// Terminal columns of `s`, by hand for the characters these tests use
+/// (not through the crate the printer uses): CJK ideographs and the emoji
+/// here take 2, combining marks 0, everything else 1.
+fn columns(s: &str) -> usize {
+    s.chars()
+        .map(|c| match c {
+            '\u{300}'..='\u{36f}' => 0,
+            '\u{4e00}'..='\u{9fff}' | '\u{1f300}'..='\u{1faff}' => 2,
+            _ => 1,
+        })
+        .sum()
+}
+
+fn grid_of(text: &str) -> String {
+    let p = parse(text);
+    let pm = p.to_model();
+    let outcome = Solver::new(pm.model()).first(&SearchOptions::default());
+    assert_eq!(outcome.solutions.len(), 1, "{text}");
+    puzzle::print::Grid::new(&p, &pm, &outcome.solutions[0]).to_string()
+}
+
+#[test]
+fn the_grid_aligns_wide_names_by_display_width() {
+    // `Zoë` is written decomposed (e + U+0308) and prints composed.
+    let text = "houses 3\nanimal: 猫 dog \"🐟\"\nowner: 山田 Zoe\u{308} Al\n猫 = 1\ndog = 2\n山田 = 3\nZoe\u{308} = 1\n";
+    let grid = grid_of(text);
+    // Widths: column 0 is `animal` (6); house 1 `Zoë` (3); house 2 `dog`
+    // (3); house 3 `山田` (4 columns), two spaces between columns.
+    assert_eq!(
+        grid,
+        "house   1    2    3\nanimal  猫   dog  🐟\nowner   Zo\u{eb}  Al   山田\n"
+    );
+    // Every cell starts at the same display column on every line.
+    let starts = |line: &str| -> Vec<usize> {
+        let mut starts = Vec::new();
+        let mut col = 0;
+        let mut prev = ' ';
+        for c in line.chars() {
+            if c != ' ' && prev == ' ' {
+                starts.push(col);
+            }
+            col += columns(&c.to_string());
+            prev = c;
+        }
+        starts
+    };
+    let lines: Vec<&str> = grid.lines().collect();
+    assert_eq!(starts(lines[0]), [0, 8, 13, 18]);
+    for line in &lines[1..] {
+        assert_eq!(starts(line), starts(lines[0]), "{grid}");
+    }
+}
+
+#[test]
+fn ascii_grids_keep_their_char_padding() {
+    let grid = grid_of("houses 2\ncolor: red blue\nred = 2\n");
+    assert_eq!(grid, "house  1     2\ncolor  blue  red\n");
+}
+
+#[test]
+fn a_decomposed_name_is_the_composed_one() {
+    let composed = "Caf\u{e9}";
+    let decomposed = "Cafe\u{301}";
+    assert_ne!(composed, decomposed);
+    // Declared composed, used decomposed (and the other way round): one
+    // value, so the clues pin it and the puzzle has one solution.
+    for (declared, used) in [(composed, decomposed), (decomposed, composed)] {
+        let text = format!("houses 2\nplace: {declared} \"Bar\"\n{used} = 2\n");
+        let p = parse(&text);
+        assert_eq!(p.groups()[0].values[0], composed, "NFC is stored");
+        let cafe = p.lookup(composed).expect("composed");
+        assert_eq!(p.lookup(decomposed), Some(cafe));
+        let pm = p.to_model();
+        let outcome = Solver::new(pm.model()).count(&SearchOptions::default());
+        assert_eq!(outcome.stats.solutions, 1);
+        let first = Solver::new(pm.model()).first(&SearchOptions::default());
+        assert_eq!(pm.house(&first.solutions[0], cafe), 2);
+    }
+    // Both forms in one group are one name twice.
+    assert!(puzzle::parse(&format!("houses 2\nplace: {composed} \"{decomposed}\"\n")).is_err());
+}
+
+#[test]
+fn a_diagnostic_after_a_decomposed_name_points_into_the_original_text() {
+    // `Cafe` + U+0301 is 5 chars and 6 bytes as written, then ` = ` (3):
+    // `nope` starts at char column 9 of line 3 (8 had the name been read
+    // back composed).
+    let text = "houses 2\nplace: Caf\u{e9} Bar\nCafe\u{301} = nope\n";
+    let d = only_error(text);
+    assert_eq!(d.kind, ErrorKind::UnknownName);
+    assert_eq!((d.spot.line, d.spot.column), (3, 9));
+    assert_eq!(&text[d.spot.span.clone()], "nope");
+}
+
+#[test]
+fn an_invisible_character_in_a_name_is_an_error_at_it() {
+    let text = "houses 2\ncolor: red blue\nre\u{200b}d = 1\n";
+    let d = only_error(text);
+    assert_eq!(d.kind, ErrorKind::InvisibleCharacter);
+    assert_eq!((d.spot.line, d.spot.column), (3, 3));
+    assert_eq!(&text[d.spot.span.clone()], "\u{200b}");
+    assert!(d.message.contains("U+200B"), "{}", d.message);
+    assert!(d.message.contains("zero width space"), "{}", d.message);
+    assert!(d.message.contains("in a name"), "{}", d.message);
+    // At a name's end, in quotes, and the bidi and joiner controls too.
+    for (line, column, what) in [
+        ("red\u{2060} = 1", 4, "U+2060 (word joiner)"),
+        ("\"red\u{200d}\" = 1", 5, "U+200D (zero width joiner)"),
+        ("\"\u{202e}der\" = 1", 2, "U+202E (right-to-left override)"),
+        ("red = \u{feff}1", 7, "U+FEFF"),
+        ("red = 1 \u{2067}", 9, "U+2067 (right-to-left isolate)"),
+    ] {
+        let text = format!("houses 2\ncolor: red blue\n{line}\n");
+        let d = only_error(&text);
+        assert_eq!(d.kind, ErrorKind::InvisibleCharacter, "{line:?}");
+        assert_eq!((d.spot.line, d.spot.column), (3, column), "{line:?}");
+        assert!(d.message.contains(what), "{line:?}: {}", d.message);
+    }
+    // A byte order mark at the start of the file is not inside a line, and
+    // a comment may hold anything.
+    parse("\u{feff}houses 2\ncolor: red blue # zero\u{200b}width\n");
+}

@@ -302,6 +302,7 @@ impl Puzzle {
     /// Whether a value name occurs in more than one group, so that it must
     /// be written `group.value`.
     pub fn is_ambiguous(&self, name: &str) -> bool {
+        let name = &*super::text::nfc(name);
         self.groups
             .iter()
             .filter(|g| g.values.iter().any(|v| v == name))
@@ -311,7 +312,7 @@ impl Puzzle {
 
     /// The value a name refers to, as a clue may write it: a bare value name
     /// that occurs in one group only, or `group.value`. `None` for an unknown
-    /// or ambiguous name.
+    /// or ambiguous name. Names compare in NFC, as the parser reads them.
     ///
     /// ```
     /// let puzzle = bitfd::puzzle::parse("houses 2\ncolor: red blue\nfruit: apple orange\n")?;
@@ -322,6 +323,7 @@ impl Puzzle {
     /// # Ok::<(), bitfd::puzzle::ParseErrors>(())
     /// ```
     pub fn lookup(&self, name: &str) -> Option<ValueRef> {
+        let name = &*super::text::nfc(name);
         let mut found = None;
         for (g, group) in self.groups.iter().enumerate() {
             if let Some(v) = group.values.iter().position(|v| v == name) {
@@ -345,6 +347,7 @@ impl Puzzle {
 
     /// The group called `name`.
     pub fn group_index(&self, name: &str) -> Option<usize> {
+        let name = &*super::text::nfc(name);
         self.groups.iter().position(|g| g.name == name)
     }
 }

@@ -26,6 +26,9 @@ pub enum ErrorKind {
     LineTooLong,
     /// A character that starts no token.
     UnexpectedCharacter,
+    /// An invisible character (a zero-width space or joiner, a bidi
+    /// control, another format character) in a name or a quoted string.
+    InvisibleCharacter,
     /// A quoted string with no closing quote on its line.
     UnterminatedString,
     /// A backslash escape other than `\"` and `\\`.
@@ -60,6 +63,7 @@ impl ErrorKind {
             ErrorKind::FileTooLarge => "file-too-large",
             ErrorKind::LineTooLong => "line-too-long",
             ErrorKind::UnexpectedCharacter => "unexpected-character",
+            ErrorKind::InvisibleCharacter => "invisible-character",
             ErrorKind::UnterminatedString => "unterminated-string",
             ErrorKind::UnknownEscape => "unknown-escape",
             ErrorKind::UnknownStatement => "unknown-statement",

@@ -228,18 +228,15 @@ fn read_groups(object: &Map<String, Value>, houses: u8) -> Result<Vec<Group>> {
         for (v, value) in list.iter().enumerate() {
             let value_path = format!("{values_path}[{v}]");
             let value = self::name(value, &value_path)?;
-            if values.iter().any(|other| other == value) {
+            if values.contains(&value) {
                 return Err(JsonError::new(
                     &value_path,
                     format!("`{value}` twice in group `{name}`"),
                 ));
             }
-            values.push(value.to_owned());
+            values.push(value);
         }
-        groups.push(Group {
-            name: name.to_owned(),
-            values,
-        });
+        groups.push(Group { name, values });
     }
     Ok(groups)
 }
@@ -517,8 +514,9 @@ fn apart(puzzle: &Puzzle, v: &Value, path: &str) -> Result<u8> {
 }
 
 /// A group or value name: text of 1 to [`MAX_NAME_CHARS`] characters.
-fn name<'v>(v: &'v Value, path: &str) -> Result<&'v str> {
-    let name = text(v, path)?;
+/// Read in NFC, as the `.zebra` text form reads names.
+fn name(v: &Value, path: &str) -> Result<String> {
+    let name = super::text::nfc(text(v, path)?).into_owned();
     let chars = name.chars().count();
     if chars == 0 || chars > MAX_NAME_CHARS {
         return Err(JsonError::new(
@@ -529,8 +527,8 @@ fn name<'v>(v: &'v Value, path: &str) -> Result<&'v str> {
     Ok(name)
 }
 
-/// A string without control characters (which the `.zebra` text form
-/// cannot hold either).
+/// A string without control or invisible characters (which the `.zebra`
+/// text form cannot hold either).
 fn text<'v>(v: &'v Value, path: &str) -> Result<&'v str> {
     let s = v
         .as_str()
@@ -539,6 +537,18 @@ fn text<'v>(v: &'v Value, path: &str) -> Result<&'v str> {
         return Err(JsonError::new(
             path,
             format!("control character U+{:04X} in a string", c as u32),
+        ));
+    }
+    if let Some((c, what)) = s
+        .chars()
+        .find_map(|c| super::text::invisible(c).map(|what| (c, what)))
+    {
+        return Err(JsonError::new(
+            path,
+            format!(
+                "invisible character U+{:04X} ({what}) in a string",
+                c as u32
+            ),
         ));
     }
     Ok(s)

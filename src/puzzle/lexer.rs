@@ -5,14 +5,21 @@
 //! or its first error; comments (`#` to the end of the line, outside quotes)
 //! yield nothing.
 //!
-//! Tokens: words (a letter or `_`, then letters, digits, `_` and `'`),
+//! Tokens: words (a letter or `_`, then letters, combining marks, digits,
+//! `_` and `'`),
 //! quoted strings (`"..."`, escapes `\"` and `\\` only, on one line),
 //! unsigned integers, and the punctuation `: . = != < <= > >= + - | { } ,`.
 //! Every span lies on `char` boundaries of the source.
+//!
+//! The lexer does not normalize: tokens keep the source's text and spans,
+//! so carets point into the text as written; the parser reads names in
+//! NFC. Invisible characters (zero-width spaces and joiners, bidi controls,
+//! other format characters) are errors anywhere but in a comment.
 
 use std::ops::Range;
 
 use super::diagnostic::ErrorKind;
+use super::text::{invisible, is_combining_mark};
 
 /// A token's kind and contents.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -95,7 +102,19 @@ pub(crate) fn is_word_start(c: char) -> bool {
 
 /// Whether `c` may continue a bare word.
 pub(crate) fn is_word_continue(c: char) -> bool {
-    c.is_alphanumeric() || c == '_' || c == '\''
+    c.is_alphanumeric() || c == '_' || c == '\'' || is_combining_mark(c)
+}
+
+/// The error for an invisible character at byte `at`; `place` says where
+/// it is (`a name`, `a quoted string`), if anywhere in particular.
+fn invisible_error(c: char, what: &str, at: usize, place: Option<&str>) -> LexError {
+    let place = place.map_or_else(String::new, |p| format!(" in {p}"));
+    LexError {
+        kind: ErrorKind::InvisibleCharacter,
+        message: format!("invisible character U+{:04X} ({what}){place}", c as u32),
+        span: at..at + c.len_utf8(),
+        expected: "no invisible characters: delete it (it cannot be seen)".to_owned(),
+    }
 }
 
 /// Lexes `line`, which starts at byte `offset` of the source and holds no
@@ -107,8 +126,15 @@ pub(crate) fn lex_line<'s>(
 ) -> Result<(), LexError> {
     out.clear();
     let mut chars = line.char_indices().peekable();
+    let mut last = ' ';
     while let Some((i, c)) = chars.next() {
         let at = offset + i;
+        if let Some(what) = invisible(c) {
+            // In a name when it touches one: `Red\u{200B}` or `\u{200B}Red`.
+            let next = chars.peek().map_or(' ', |&(_, d)| d);
+            let in_name = is_word_continue(last) || is_word_start(next);
+            return Err(invisible_error(c, what, at, in_name.then_some("a name")));
+        }
         let one = |tok| Token {
             tok,
             span: at..at + c.len_utf8(),
@@ -188,8 +214,10 @@ pub(crate) fn lex_line<'s>(
             }
             c if is_word_start(c) => {
                 let mut end = at + c.len_utf8();
+                last = c;
                 while let Some((j, d)) = chars.next_if(|&(_, d)| is_word_continue(d)) {
                     end = offset + j + d.len_utf8();
+                    last = d;
                 }
                 out.push(Token {
                     tok: Tok::Word(&line[at - offset..end - offset]),
@@ -197,6 +225,10 @@ pub(crate) fn lex_line<'s>(
                 });
             }
             c => return Err(unexpected(c, at)),
+        }
+        if !is_word_start(c) {
+            // (A word sets `last` to its own last character.)
+            last = c;
         }
     }
     Ok(())
@@ -251,6 +283,10 @@ fn lex_string(line: &str, offset: usize, open: usize) -> Result<(String, usize),
                 None => break,
             },
             c if c.is_control() && c != '\t' => return Err(unexpected(c, at)),
+            c if invisible(c).is_some() => {
+                let what = invisible(c).unwrap_or_default();
+                return Err(invisible_error(c, what, at, Some("a quoted string")));
+            }
             c => text.push(c),
         }
     }
@@ -328,6 +364,43 @@ mod tests {
             lex("\"a\u{7}\"").expect_err("bell in string").kind,
             ErrorKind::UnexpectedCharacter
         );
+    }
+
+    #[test]
+    fn combining_marks_continue_a_word_and_keep_the_text_as_written() {
+        assert_eq!(
+            lex("Cafe\u{301} x"),
+            Ok(vec![Tok::Word("Cafe\u{301}"), Tok::Word("x")])
+        );
+        // Not at a word's start.
+        assert_eq!(
+            lex("\u{301}a").expect_err("lone mark").kind,
+            ErrorKind::UnexpectedCharacter
+        );
+    }
+
+    #[test]
+    fn invisible_characters_are_errors_at_them_but_not_in_comments() {
+        let err = lex("ab\u{200b}c").expect_err("zwsp");
+        assert_eq!(err.kind, ErrorKind::InvisibleCharacter);
+        assert_eq!(err.span, 2..5);
+        assert_eq!(
+            err.message,
+            "invisible character U+200B (zero width space) in a name"
+        );
+        let err = lex("a = \u{200c} b").expect_err("zwnj alone");
+        assert_eq!(
+            err.message,
+            "invisible character U+200C (zero width non-joiner)"
+        );
+        let err = lex("\"a\u{202d}\"").expect_err("in quotes");
+        assert_eq!(err.span, 2..5);
+        assert!(
+            err.message.ends_with("in a quoted string"),
+            "{}",
+            err.message
+        );
+        assert_eq!(lex("a # \u{200b}"), Ok(vec![Tok::Word("a")]));
     }
 
     #[test]

@@ -42,6 +42,7 @@ mod lexer;
 mod parser;
 pub mod print;
 mod suggest;
+mod text;
 mod write;
 
 pub use ast::{Ask, Clue, Cmp, Group, Operand, Puzzle, Relation, Target, ValueRef};

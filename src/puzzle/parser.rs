@@ -639,10 +639,12 @@ impl<'s> Line<'_, 's> {
 
     fn name(&mut self, what: &str) -> Result<Name, SynErr> {
         let (text, span) = match self.peek() {
-            Some(Tok::Word(w)) => ((*w).to_owned(), self.here()),
-            Some(Tok::Str(s)) => (s.clone(), self.here()),
+            Some(Tok::Word(w)) => (super::text::nfc(w).into_owned(), self.here()),
+            Some(Tok::Str(s)) => (super::text::nfc(s).into_owned(), self.here()),
             _ => return Err(self.expected(what)),
         };
+        // Names are compared in NFC: `Cafe` + U+0301 is `Café`. The span
+        // stays the source's, so carets point at the text as written.
         let chars = text.chars().count();
         if text.is_empty() || chars > MAX_NAME_CHARS {
             let message = if text.is_empty() {

@@ -51,7 +51,9 @@ impl fmt::Display for Grid {
         let houses = self.rows.first().map_or(0, |(_, cells)| cells.len());
         let header: Vec<String> = (1..=houses).map(|h| h.to_string()).collect();
         let cell = |c: &Option<String>| c.clone().unwrap_or_else(|| "-".to_owned());
-        let width = |s: &str| s.chars().count();
+        // Display width, not `char`s: `猫` takes two columns, `e` + U+0301
+        // one.
+        let width = super::text::display_width;
         let mut widths = vec![width("house")];
         widths.extend(header.iter().map(|h| width(h)));
         for (name, cells) in &self.rows {
@@ -60,11 +62,17 @@ impl fmt::Display for Grid {
                 widths[i + 1] = widths[i + 1].max(width(&cell(c)));
             }
         }
+        let pad = |s: &mut String, text: &str, w: usize| {
+            s.push_str(text);
+            let fill = w.saturating_sub(width(text));
+            s.extend(std::iter::repeat_n(' ', fill));
+        };
         let mut line = |first: &str, rest: &mut dyn Iterator<Item = String>| {
-            let mut s = format!("{first:<w$}", w = widths[0]);
+            let mut s = String::new();
+            pad(&mut s, first, widths[0]);
             for (i, c) in rest.enumerate() {
                 s.push_str("  ");
-                s.push_str(&format!("{c:<w$}", w = widths[i + 1]));
+                pad(&mut s, &c, widths[i + 1]);
             }
             writeln!(f, "{}", s.trim_end())
         };
