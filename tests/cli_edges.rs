@@ -705,3 +705,40 @@ fn colliding_variable_names_are_numbered_as_documented() {
         (&Value::from("d"), &Value::from("a.x#2"))
     );
 }
+
+#[test]
+fn an_invisible_character_gets_a_caret_at_its_place() {
+    // `re` U+200B `d`: the character is at column 3 of line 3; it has no
+    // width, so the caret goes under the `d` after it (column 3 on screen,
+    // counting `re` as two).
+    let input = "houses 2\ncolor: red blue\nre\u{200b}d = 1\n";
+    let r = run(&["solve", "-"], Some(input.as_bytes()));
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("error[invisible-character]"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("U+200B (zero width space)"),
+        "{}",
+        r.stderr
+    );
+    assert!(r.stderr.contains(":3:3"), "{}", r.stderr);
+    let caret = r
+        .stderr
+        .lines()
+        .find(|l| l.contains('^'))
+        .unwrap_or_else(|| panic!("no caret:\n{}", r.stderr));
+    let source = r
+        .stderr
+        .lines()
+        .find(|l| l.contains("= 1"))
+        .expect("the source line");
+    // The gutter (`3 │ `) is as wide on both lines; the caret is 2 columns
+    // past where the source text starts.
+    let text_start = source.find("re").expect("the text");
+    let gutter: usize = source[..text_start].chars().count();
+    let caret_at: usize = caret[..caret.find('^').expect("caret")].chars().count();
+    assert_eq!(caret_at, gutter + 2, "{}", r.stderr);
+}

@@ -17,6 +17,7 @@ use codespan_reporting::diagnostic::{Diagnostic as Report, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, Config, Styles, StylesWriter, termcolor};
 use serde_json::Value;
+use unicode_width::UnicodeWidthStr as _;
 
 use super::ERROR;
 
@@ -381,8 +382,15 @@ pub(crate) fn render_diagnostics(name: &str, bytes: &[u8], errors: &ParseErrors)
                 d.spot.line, d.spot.column, d.expected
             )]);
         } else {
-            let mut labels =
-                vec![Label::primary((), d.spot.span.clone()).with_message(&d.expected)];
+            // A character of no width gets no caret: underline the one
+            // after it too (the location stays the character's).
+            let span = visible_span(&source, d.spot.span.clone());
+            let caption = if span == d.spot.span {
+                d.expected.clone()
+            } else {
+                "it is just before this character: delete it".to_owned()
+            };
+            let mut labels = vec![Label::primary((), span).with_message(caption)];
             for (spot, caption) in &d.related {
                 labels.push(Label::secondary((), spot.span.clone()).with_message(caption));
             }
@@ -468,6 +476,22 @@ pub(crate) fn read_bounded_line(
         line.pop();
     }
     Ok(any.then_some(fits))
+}
+
+/// `span`, widened to the character after it on its line when it covers
+/// only text of no display width (an invisible character), so that a caret
+/// shows where it is; its start, the reported location, stays.
+fn visible_span(source: &str, span: std::ops::Range<usize>) -> std::ops::Range<usize> {
+    let covered = source.get(span.clone()).unwrap_or("");
+    if covered.is_empty() || covered.width() > 0 {
+        return span;
+    }
+    let after = source[span.end..]
+        .chars()
+        .next()
+        .filter(|&c| c != '\n' && c != '\r')
+        .map_or(0, char::len_utf8);
+    span.start..span.end + after
 }
 
 #[cfg(test)]

@@ -113,7 +113,7 @@ fn invisible_error(c: char, what: &str, at: usize, place: Option<&str>) -> LexEr
         kind: ErrorKind::InvisibleCharacter,
         message: format!("invisible character U+{:04X} ({what}){place}", c as u32),
         span: at..at + c.len_utf8(),
-        expected: "no invisible characters: delete it (it cannot be seen)".to_owned(),
+        expected: "nothing invisible: delete it".to_owned(),
     }
 }
 
