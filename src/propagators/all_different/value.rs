@@ -59,14 +59,7 @@ pub(crate) struct AllDifferentValue {
     pub(crate) offsets: Box<[i32]>,
     /// How the untraced runs go.
     strategy: Strategy,
-    /// Unused: keeps the propagator at 48 bytes, the largest kind, so that
-    /// the engine's slot is 88 bytes, which the fixpoint loop indexes in
-    /// one instruction, not the two of 80 (an instruction-count concession,
-    /// no wall-time claim).
-    _size: u64,
 }
-
-const _: () = assert!(std::mem::size_of::<AllDifferentValue>() == 48);
 
 /// How [`AllDifferentValue`] runs when no trace records (a traced run
 /// always takes [`AllDifferentValue::general`]).
@@ -132,7 +125,6 @@ impl AllDifferentValue {
             vars: group,
             offsets,
             strategy,
-            _size: 0,
         }
     }
 
