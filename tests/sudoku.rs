@@ -464,3 +464,86 @@ fn domain_and_value_strength_find_the_same_boards_on_all_sudoku_data() {
     assert_eq!(compared, puzzles - 1, "all but the capped board");
     assert!(boards > 50_000, "{boards} boards");
 }
+
+#[test]
+fn box_line_keeps_the_exact_counts_of_the_serg_boards() {
+    // The box-line propagators are redundant: with them, every board still
+    // has the number of solutions its data states, under either branching.
+    use bitfd::VarOrder;
+    use bitfd::sudoku::Board;
+    for (k, puzzle) in puzzles("sudoku/serg_first200_nonunique.json")
+        .iter()
+        .enumerate()
+    {
+        let id = &puzzle["id"];
+        let want = puzzle["solutions"].as_u64().expect("exact count");
+        let mut sm = Board::parse(text(puzzle, "puzzle"))
+            .expect("a 9x9 board")
+            .to_model(Strength::Domain);
+        sm.add_box_line();
+        let order = if k % 2 == 0 {
+            VarOrder::FirstFail
+        } else {
+            VarOrder::DomWdeg
+        };
+        let outcome = Solver::new(sm.model()).count(&SearchOptions::default().var_order(order));
+        assert_eq!(outcome.status, SearchStatus::Complete, "{id}");
+        assert_eq!(outcome.stats.solutions, want, "{id}");
+    }
+}
+
+#[test]
+fn box_line_propagation_keeps_the_stated_solution_of_every_large_board() {
+    // As `propagation_keeps_the_stated_solution_of_every_large_board`, with
+    // the box-line propagators of the library's own sudoku model.
+    use bitfd::sudoku::Board;
+    for puzzle in large_boards() {
+        let id = &puzzle["id"];
+        let solution = Board::parse(text(&puzzle, "solution")).expect("a full board");
+        let mut sm = Board::parse(text(&puzzle, "puzzle"))
+            .expect("a board")
+            .to_model(Strength::Domain);
+        sm.add_box_line();
+        let mut engine = Engine::new(sm.model());
+        let stated = |engine: &Engine| {
+            sm.cells()
+                .iter()
+                .zip(solution.cells())
+                .all(|(&y, w)| engine.dom(y).contains(u32::from(w.expect("full"))))
+        };
+        // Every 16th cell at a time, to keep the test short.
+        for (chunk, values) in sm.cells().chunks(16).zip(solution.cells().chunks(16)) {
+            assert_eq!(engine.propagate(), Ok(()), "{id}");
+            assert!(stated(&engine), "{id}: a stated value was removed");
+            for (&x, v) in chunk.iter().zip(values) {
+                engine.restrict(x, Domain::singleton(v.expect("full")));
+            }
+        }
+        assert_eq!(engine.propagate(), Ok(()), "{id}");
+        assert!(stated(&engine), "{id}");
+    }
+}
+
+#[test]
+fn box_line_and_dom_wdeg_solve_the_16x16_boards_to_their_stated_solutions() {
+    use bitfd::VarOrder;
+    use bitfd::sudoku::Board;
+    for puzzle in multisize(4) {
+        let id = &puzzle["id"];
+        let Some(solution) = puzzle["solution"].as_str() else {
+            continue;
+        };
+        let mut sm = Board::parse(text(&puzzle, "puzzle"))
+            .expect("a board")
+            .to_model(Strength::Domain);
+        sm.add_box_line();
+        let options = SearchOptions::default().var_order(VarOrder::DomWdeg);
+        let outcome = Solver::new(sm.model()).solve(&options, Mode::AtMost(2));
+        assert!(!outcome.solutions.is_empty(), "{id}");
+        assert_eq!(sm.line(&outcome.solutions[0]), solution, "{id}");
+        if puzzle["solutions_computed"].as_u64() == Some(1) {
+            assert_eq!(outcome.stats.solutions, 1, "{id}: unique");
+            assert_eq!(outcome.status, SearchStatus::Complete, "{id}");
+        }
+    }
+}

@@ -74,7 +74,10 @@ skipped. Prints each board's solution (or its count with --count), in
 input order though boards are solved on every core, then how many puzzles
 there were, how many were unique, and puzzles per second (per core: the
 boards over the time their searches took). Exits with 3 when a limit left
-a board unknown.";
+a board unknown. The model is a cell a variable, an all-different and an
+each-value-held a row, column and box, and the box-line intersections of
+every band (--box-line off leaves them out); boards of 25x25 and larger
+branch by dom/wdeg unless --var-order says otherwise.";
 
 const MINIMIZE_EXAMPLES: &str = "\
 Examples:
@@ -312,11 +315,25 @@ pub(crate) struct SudokuArgs {
     #[arg(long)]
     pub(crate) count: bool,
 
+    /// Whether to add the box-line intersections of every band: a line's
+    /// values outside a box are the box's values outside the line.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = BoxLine::On)]
+    pub(crate) box_line: BoxLine,
+
     #[command(flatten)]
     pub(crate) jobs: Jobs,
 
     #[command(flatten)]
     pub(crate) search: SearchArgs,
+}
+
+/// `bitfd sudoku --box-line`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum BoxLine {
+    /// Add them: they prune what no single unit sees.
+    On,
+    /// Leave them out: each unit alone.
+    Off,
 }
 
 /// `bitfd minimize`.
@@ -371,9 +388,9 @@ pub(crate) struct GenerateArgs {
 #[derive(Debug, Args)]
 #[command(next_help_heading = "Search")]
 pub(crate) struct SearchArgs {
-    /// Which variable to branch on.
-    #[arg(long, value_enum, value_name = "ORDER", default_value_t = VarOrderArg::FirstFail)]
-    var_order: VarOrderArg,
+    /// Which variable to branch on [default: first-fail].
+    #[arg(long, value_enum, value_name = "ORDER")]
+    var_order: Option<VarOrderArg>,
 
     /// Which value to try first.
     #[arg(long, value_enum, value_name = "ORDER", default_value_t = ValueOrderArg::Min)]
@@ -411,6 +428,9 @@ enum VarOrderArg {
     InputOrder,
     /// The largest domain first.
     LargestDomain,
+    /// The smallest domain per conflict weight (dom/wdeg): learns which
+    /// constraints fail; for hard instances.
+    DomWdeg,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -435,10 +455,11 @@ impl SearchArgs {
     /// The search options the flags ask for.
     pub(crate) fn options(&self) -> SearchOptions {
         SearchOptions {
-            var_order: match self.var_order {
+            var_order: match self.var_order.unwrap_or(VarOrderArg::FirstFail) {
                 VarOrderArg::FirstFail => VarOrder::FirstFail,
                 VarOrderArg::InputOrder => VarOrder::InputOrder,
                 VarOrderArg::LargestDomain => VarOrder::LargestDomain,
+                VarOrderArg::DomWdeg => VarOrder::DomWdeg,
             },
             value_order: match self.value_order {
                 ValueOrderArg::Min => ValueOrder::Min,
@@ -448,6 +469,11 @@ impl SearchArgs {
             node_limit: self.node_limit,
             time_limit: self.time_limit,
         }
+    }
+
+    /// Whether `--var-order` was given.
+    pub(crate) fn var_order_chosen(&self) -> bool {
+        self.var_order.is_some()
     }
 
     /// The all-different strength the flags ask for.

@@ -8,11 +8,11 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
-use bitfd::Mode;
 use bitfd::puzzle::print::Verdict;
 use bitfd::sudoku::Board;
+use bitfd::{Mode, VarOrder};
 
-use super::args::SudokuArgs;
+use super::args::{BoxLine, SudokuArgs};
 use super::batch::{Output, Sink, Terminal, run_ordered};
 use super::input::Lines;
 use super::{ERROR, INPUT_ERROR, exit_code, search};
@@ -101,8 +101,17 @@ fn solve_board(args: &SudokuArgs, board: &Board) -> Solved {
         Mode::AtMost(2)
     };
     let started = Instant::now();
-    let sm = board.to_model(args.search.strength());
-    let (outcome, _) = search(sm.model(), &args.search.options(), mode, &mut ());
+    let mut sm = board.to_model(args.search.strength());
+    if args.box_line == BoxLine::On {
+        sm.add_box_line();
+    }
+    let mut options = args.search.options();
+    // Large boards are won by learning where the conflicts are; on small
+    // ones that costs more than it saves.
+    if !args.search.var_order_chosen() && board.size() >= 25 {
+        options.var_order = VarOrder::DomWdeg;
+    }
+    let (outcome, _) = search(sm.model(), &options, mode, &mut ());
     let busy = started.elapsed();
     let verdict = Verdict::of(&outcome);
     let first = outcome.solutions.first().map(|s| sm.line(s));

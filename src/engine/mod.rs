@@ -785,6 +785,27 @@ impl Engine {
         }
     }
 
+    /// The variables each constraint's propagators subscribe to, by
+    /// constraint index, each variable once, in index order; none for a
+    /// constraint simplified away. Worked out anew at each call, from the
+    /// propagators' own subscriptions.
+    pub(crate) fn constraint_vars(&self) -> Vec<Vec<u32>> {
+        let mut scopes = vec![Vec::new(); self.constraints];
+        // A collecting copy: group propagators subscribe through its groups.
+        let mut subs = self.subs.clone();
+        subs.clear();
+        for slot in &self.props {
+            slot.prop.subscribe(&mut subs);
+            let scope = &mut scopes[slot.origin.index()];
+            scope.extend(subs.take().map(|(x, _)| x.index() as u32));
+        }
+        for scope in &mut scopes {
+            scope.sort_unstable();
+            scope.dedup();
+        }
+        scopes
+    }
+
     /// The constraints of the model that have a propagator, as a bitset over
     /// constraint ids.
     pub fn constraints_with_propagators(&self) -> FixedBitSet {

@@ -9,7 +9,9 @@
 //! The model has one variable a cell (a given is a variable with one value)
 //! and, for every row, column and box, an all-different and an
 //! each-value-held (every value `1..=n` is somewhere in the unit), labelled
-//! `row 3`, `column 5`, `box 9`.
+//! `row 3`, `column 5`, `box 9`. [`SudokuModel::add_box_line`] adds the
+//! box-line intersections of every band ([`intersections`]), which large
+//! boards need.
 
 use std::fmt;
 
@@ -17,6 +19,10 @@ use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
 use crate::model::{Model, Strength};
 use crate::search::Solution;
+
+mod intersections;
+
+use intersections::Band;
 
 /// The symbols of a board of side `size`, in value order; `None` for a size
 /// that is not 9, 16, 25 or 36.
@@ -220,6 +226,50 @@ impl SudokuModel {
     /// The cells' variables, row by row.
     pub fn cells(&self) -> &[VarId] {
         &self.cells
+    }
+
+    /// Adds, for every band of `b` rows and every band of `b` columns (`b`
+    /// the box side), a redundant propagator of its box-line intersections:
+    /// the values a line takes outside a box are those the box takes
+    /// outside the line (see the module `intersections`). It changes no
+    /// solution and prunes what no single unit sees; on 25x25 and 36x36
+    /// boards it cuts the search tree many times over. Labelled `rows 1-3:
+    /// box-line`, `columns 4-6: box-line`.
+    ///
+    /// ```
+    /// use bitfd::{SearchOptions, Solver, Strength};
+    /// use bitfd::sudoku::Board;
+    ///
+    /// let line = "53..7....6..195....98....6.8...6...34..8.3..17...2...6.6....28....419..5....8..79";
+    /// let mut sm = Board::parse(line)?.to_model(Strength::Domain);
+    /// sm.add_box_line();
+    /// let outcome = Solver::new(sm.model()).first(&SearchOptions::default());
+    /// assert!(sm.line(&outcome.solutions[0]).starts_with("534678912"));
+    /// # Ok::<(), bitfd::sudoku::BoardError>(())
+    /// ```
+    pub fn add_box_line(&mut self) {
+        let n = self.cells.len().isqrt();
+        let b = n.isqrt();
+        for (lines, by_row) in [("rows", true), ("columns", false)] {
+            for band in 0..b {
+                // Line by line, each along its boxes: a row band's lines are
+                // rows, a column band's columns.
+                let cells = (0..b)
+                    .flat_map(|l| (0..n).map(move |along| (band * b + l, along)))
+                    .map(|(line, along)| {
+                        let (r, c) = if by_row { (line, along) } else { (along, line) };
+                        self.cells[r * n + c]
+                    })
+                    .collect();
+                let c = self
+                    .model
+                    .post_propagator(Band::new(cells, b))
+                    .expect("the board's own cells, no state");
+                let first = band * b + 1;
+                self.model
+                    .set_label(c, format!("{lines} {first}-{}: box-line", first + b - 1));
+            }
+        }
     }
 
     /// A solution as a board line in the board's alphabet.
