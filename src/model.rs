@@ -263,10 +263,6 @@ pub(crate) const NO_OFFSETS: u32 = u32::MAX;
 /// offsets in its list of offsets, a user's propagator in its list of
 /// those. So a model's groups take one allocation, not one each, and
 /// dropping a model frees its lists without visiting its constraints.
-/// (Measured against a model of [`Constraint`]s, which own their lists:
-/// a classic zebra's build, search and drops 34,091 -> 31,849
-/// instructions, and 1.94 -> 1.76 µs in alternating criterion runs; with
-/// value all-different alone, 25,985 -> 25,371 and 1.54 -> 1.49 µs.)
 #[derive(Clone, Copy, Debug)]
 // As for `Constraint`: a one-byte tag read by one load.
 #[repr(u8)]
@@ -463,9 +459,9 @@ pub const MAX_MODEL_STATE_WORDS: usize = 1 << 20;
 static NEXT_MODEL: AtomicU32 = AtomicU32::new(0);
 
 /// How many tags a thread takes from [`NEXT_MODEL`] at once. A locked
-/// add costs about 5 ns on the machines measured (as much as 70 ordinary
-/// instructions), and a generator makes a model for every puzzle it tries:
-/// with a block a thread, one model in 1,024 pays it.
+/// add costs as much as dozens of ordinary instructions, and a generator
+/// makes a model for every puzzle it tries: with a block a thread, one
+/// model in 1,024 pays it.
 const TAG_BLOCK: u32 = 1024;
 
 thread_local! {
@@ -688,8 +684,7 @@ impl Model {
         // The common case, a small model's next short new name, takes a
         // path without a call; anything else (errors, long names, a model
         // past its in-place store, a name whose filter bit is set) takes
-        // the general one, out of line (measured: 8 instructions fewer a
-        // name than one path for all, 203 for the classic zebra model's 25).
+        // the general one, out of line.
         if !domain.is_empty() && self.names.push_new(name, domain) {
             // Read here, not kept from the start: a register the fewer
             // through the copy and the hash. The count cannot overflow:
@@ -1499,8 +1494,7 @@ impl Store {
     fn domains(&self) -> &[Domain] {
         // In place, the count is at most `IN_PLACE`; `min` says so without
         // a branch to a panic (a solver's build reads the domains several
-        // times: measured, `[..len]` cost a zebra engine build 15
-        // instructions more).
+        // times).
         match self {
             Store::InPlace { len, domains, .. } => &domains[..(*len as usize).min(IN_PLACE)],
             Store::Heap { domains, .. } => domains,
@@ -1587,8 +1581,7 @@ impl Store {
 // A copy writes only the part of the in-place store in use: a solver copies
 // its model's names at every build (see `Solver::new`), and a small model
 // uses a part of its store (the classic zebra's 25 names, 168 bytes of
-// text). Measured, the derived copy of the whole store cost a zebra
-// solver's build 123 instructions more.
+// text), where the derived copy would copy the whole store.
 impl Clone for Store {
     fn clone(&self) -> Store {
         match self {
@@ -1717,7 +1710,7 @@ impl Names {
     /// [`Names::with_capacity`], boxed. The names of a small model are
     /// built in their allocation (`Box::default` writes them in place,
     /// where `Box::new` builds them on the stack and copies them in: 850
-    /// bytes, measured 115 instructions a classic zebra model).
+    /// bytes).
     fn boxed_with_capacity(vars: usize) -> Box<Names> {
         if vars <= IN_PLACE {
             Box::default()
@@ -1926,9 +1919,7 @@ fn name_hash(name: &str) -> u32 {
 /// three bytes), or the one byte of a name of one.
 // Two overlapping pairs, not a three-byte name's first, middle and last
 // bytes packed into one word: `Names::push_new` then holds two values, not
-// three, while it copies and hashes, and needs no register saved (measured:
-// 244 instructions fewer for the classic zebra model's 25 names, with the
-// count read after the copy).
+// three, while it copies and hashes, and needs no register saved.
 #[inline(always)]
 fn name_ends(b: &[u8]) -> (u64, u64) {
     let n = b.len();
@@ -1983,12 +1974,9 @@ fn half_at(b: &[u8], i: usize) -> u64 {
 /// Copies `name` into `dest`, of the same length, and returns its
 /// [`name_hash`]: up to 16 bytes, the words the hash starts from are
 /// loaded once, stored back as they are (two overlapping words, halves or
-/// pairs, or one byte), and no `memcpy` is called (measured against a copy
-/// and a hash each loading the name: 131 instructions fewer for the
-/// classic zebra model's 25 names).
-// Always inlined: `Names::push_new` calls it once, and left
-// to itself the compiler made a call of the copy (measured, 280
-// instructions more for the classic zebra model's 25 names).
+/// pairs, or one byte), and no `memcpy` is called.
+// Always inlined: `Names::push_new` calls it once, and left to itself the
+// compiler makes a call of the copy.
 #[inline(always)]
 fn put_hashed(dest: &mut [u8], name: &[u8]) -> u32 {
     let n = name.len();
