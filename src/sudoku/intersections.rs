@@ -77,6 +77,8 @@ impl Propagator for Band {
         let b = self.b;
         let n = b * b;
         // At most 6 lines and boxes (a 36x36 board).
+        // The band's domains as this pass read them (at most 6 * 36 cells).
+        let mut doms = [0u64; 216];
         let mut inter = [0u64; 36];
         let mut keep = [0u64; 36];
         let mut line = [0u64; 6];
@@ -86,13 +88,11 @@ impl Propagator for Band {
         loop {
             // inter[l * b + k]: the values the intersection of line l and
             // box k can take.
-            for (l, row) in inter[..n].chunks_exact_mut(b).enumerate() {
-                for (k, u) in row.iter_mut().enumerate() {
-                    let at = l * n + k * b;
-                    *u = self.cells[at..at + b]
-                        .iter()
-                        .fold(0, |u, &x| u | ctx.dom(x).bits());
-                }
+            for (d, &x) in doms.iter_mut().zip(&self.cells) {
+                *d = ctx.dom(x).bits();
+            }
+            for (u, cells) in inter.iter_mut().zip(doms[..n * b].chunks_exact(b)) {
+                *u = cells.iter().fold(0, |u, &d| u | d);
             }
             keep[..n].fill(u64::MAX);
             // Along line l, outside box k: the values of box k outside
@@ -120,9 +120,10 @@ impl Propagator for Band {
                 }
             }
             let mut changed = false;
-            for (i, &x) in self.cells.iter().enumerate() {
+            for (i, (&x, &d)) in self.cells.iter().zip(&doms).enumerate() {
+                // Cells are read and narrowed one by one: `d` is current.
                 let mask = keep[i / n * b + i % n / b];
-                if ctx.dom(x).bits() & !mask != 0 {
+                if d & !mask != 0 {
                     ctx.restrict(x, Domain::from_bits(mask))?;
                     changed = true;
                 }
