@@ -353,6 +353,10 @@ pub fn minimize_groups<G: AsRef<[ConstraintId]>>(
 
 /// Whether every clue of `clues` is needed: with all on the model is unique,
 /// and with any one off it is not. Leaves every clue switched on.
+///
+/// A search a limit of `options` cuts short proves nothing: a cut first
+/// check gives `false`, but a cut check of one clue counts that clue as
+/// needed, so with limits `true` is no proof.
 pub fn is_minimal(solver: &mut Solver, clues: &[ConstraintId], options: &SearchOptions) -> bool {
     for &c in clues {
         solver.engine_mut().set_enabled(c, true);
