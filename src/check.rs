@@ -97,6 +97,32 @@ pub struct Rating {
     pub root_propagations: u64,
 }
 
+/// What [`minimize`] or [`minimize_groups`] kept, and which of the kept it
+/// could not prove needed.
+///
+/// Each clue is tried by switching it off and asking [`Solver::uniqueness`].
+/// When a node or time limit stops that search, whether the clue is needed
+/// is unknown; it is kept (the set stays unique) and listed in `cut_short`
+/// as well, so the set may not be minimal. With `cut_short` empty, dropping
+/// any clue of `kept` would let a second solution in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Minimized<T> {
+    /// The clues kept, in increasing order: with exactly these on, the
+    /// model has one solution.
+    pub kept: Vec<T>,
+    /// The kept clues whose check a limit cut short, in the order they
+    /// were tried; a subset of `kept`.
+    pub cut_short: Vec<T>,
+}
+
+impl<T> Minimized<T> {
+    /// Whether every kept clue was proved needed: no limit cut a check
+    /// short, so the set is minimal.
+    pub fn is_proven_minimal(&self) -> bool {
+        self.cut_short.is_empty()
+    }
+}
+
 /// Why [`minimize`] could not run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum MinimizeError {
@@ -220,7 +246,9 @@ impl Solver {
 /// Removes clues while the solution stays unique and returns the clues
 /// that remain: a minimal set, since removing any one of them breaks
 /// uniqueness (a clue kept once stays needed: with fewer clues on, there
-/// are only more solutions).
+/// are only more solutions). A clue whose check a limit of `options` cut
+/// short is kept and also listed in [`Minimized::cut_short`]: then the set
+/// is unique but may not be minimal.
 ///
 /// `clues` are the constraints that may go (the others, such as the
 /// all-different of each group, always stay). They are tried in an order
@@ -237,16 +265,21 @@ pub fn minimize(
     clues: &[ConstraintId],
     seed: u64,
     options: &SearchOptions,
-) -> Result<Vec<ConstraintId>, MinimizeError> {
+) -> Result<Minimized<ConstraintId>, MinimizeError> {
     let groups: Vec<[ConstraintId; 1]> = clues.iter().map(|&c| [c]).collect();
-    let kept = minimize_groups(solver, &groups, seed, options)?;
-    Ok(kept.into_iter().map(|i| clues[i]).collect())
+    let found = minimize_groups(solver, &groups, seed, options)?;
+    let ids = |groups: Vec<usize>| groups.into_iter().map(|i| clues[i]).collect();
+    Ok(Minimized {
+        kept: ids(found.kept),
+        cut_short: ids(found.cut_short),
+    })
 }
 
 /// As [`minimize`], for clues that post several constraints (a `.zebra`
 /// chain `a < x < b` posts two): the constraints of a group are switched
 /// off and on together, so a clue is kept or dropped whole. Returns the
-/// indices of the groups kept, in increasing order.
+/// indices of the groups kept, in increasing order, and of those whose
+/// check a limit cut short.
 ///
 /// The order in which groups are tried depends on the seed and the number
 /// of groups only, so with one constraint a group this removes exactly what
@@ -265,9 +298,10 @@ pub fn minimize(
 /// let chain = [m.less(a, b)?, m.less(b, c)?];
 /// let first = [m.equal_value(a, 1)?];
 /// let groups: [&[_]; 2] = [&chain, &first];
-/// let kept = minimize_groups(&mut Solver::new(&m), &groups, 3, &SearchOptions::default())
+/// let found = minimize_groups(&mut Solver::new(&m), &groups, 3, &SearchOptions::default())
 ///     .expect("unique");
-/// assert_eq!(kept, [0]);
+/// assert_eq!(found.kept, [0]);
+/// assert!(found.is_proven_minimal());
 /// # Ok::<(), bitfd::ModelError>(())
 /// ```
 ///
@@ -280,7 +314,7 @@ pub fn minimize_groups<G: AsRef<[ConstraintId]>>(
     groups: &[G],
     seed: u64,
     options: &SearchOptions,
-) -> Result<Vec<usize>, MinimizeError> {
+) -> Result<Minimized<usize>, MinimizeError> {
     let switch = |solver: &mut Solver, g: usize, on: bool| {
         for &c in groups[g].as_ref() {
             solver.engine_mut().set_enabled(c, on);
@@ -296,19 +330,33 @@ pub fn minimize_groups<G: AsRef<[ConstraintId]>>(
     let mut order: Vec<usize> = (0..groups.len()).collect();
     shuffle(&mut order, seed);
     let mut kept = vec![true; groups.len()];
+    let mut cut_short = Vec::new();
     for g in order {
         switch(solver, g, false);
-        if solver.uniqueness(options).is_unique() {
+        let verdict = solver.uniqueness(options);
+        if verdict.is_unique() {
             kept[g] = false;
         } else {
+            // A second solution proves the clue needed; a search cut short
+            // proves nothing, so the clue stays without proof.
+            if matches!(verdict, Uniqueness::Unknown { .. }) {
+                cut_short.push(g);
+            }
             switch(solver, g, true);
         }
     }
-    Ok((0..groups.len()).filter(|&g| kept[g]).collect())
+    Ok(Minimized {
+        kept: (0..groups.len()).filter(|&g| kept[g]).collect(),
+        cut_short,
+    })
 }
 
 /// Whether every clue of `clues` is needed: with all on the model is unique,
 /// and with any one off it is not. Leaves every clue switched on.
+///
+/// A search a limit of `options` cuts short proves nothing: a cut first
+/// check gives `false`, but a cut check of one clue counts that clue as
+/// needed, so with limits `true` is no proof.
 pub fn is_minimal(solver: &mut Solver, clues: &[ConstraintId], options: &SearchOptions) -> bool {
     for &c in clues {
         solver.engine_mut().set_enabled(c, true);
@@ -430,7 +478,9 @@ mod tests {
     fn minimize_leaves_a_minimal_unique_set() {
         let (m, ids) = three(&[(0, 1), (1, 2), (2, 3)]);
         let mut solver = Solver::new(&m);
-        let kept = minimize(&mut solver, &ids, 7, &SearchOptions::default()).expect("unique");
+        let found = minimize(&mut solver, &ids, 7, &SearchOptions::default()).expect("unique");
+        assert!(found.is_proven_minimal());
+        let kept = found.kept;
         // Two of the three facts fix the permutation; one alone does not.
         assert_eq!(kept.len(), 2);
         let mut check = Solver::new(&m);
@@ -442,11 +492,31 @@ mod tests {
     }
 
     #[test]
+    fn minimize_reports_the_checks_a_limit_cut_short() {
+        let (m, ids) = three(&[(0, 1), (1, 2), (2, 3)]);
+        // One node: the root. With all three facts, or any two, propagation
+        // alone solves it; with one, telling the other two apart needs search.
+        let tiny = SearchOptions::default().node_limit(1);
+        let found = minimize(&mut Solver::new(&m), &ids, 7, &tiny).expect("unique at the root");
+        assert!(!found.is_proven_minimal());
+        assert_eq!(found.kept.len(), 2);
+        assert_eq!(found.cut_short.len(), 2);
+        assert!(found.cut_short.iter().all(|c| found.kept.contains(c)));
+        // Unlimited, the same kept set is proved minimal.
+        let free =
+            minimize(&mut Solver::new(&m), &ids, 7, &SearchOptions::default()).expect("unique");
+        assert!(free.is_proven_minimal());
+        assert_eq!(free.kept, found.kept);
+    }
+
+    #[test]
     fn minimize_is_deterministic_per_seed() {
         let (m, ids) = three(&[(0, 1), (1, 2), (2, 3)]);
         let runs: Vec<Vec<ConstraintId>> = (0..3)
             .map(|_| {
-                minimize(&mut Solver::new(&m), &ids, 42, &SearchOptions::default()).expect("unique")
+                minimize(&mut Solver::new(&m), &ids, 42, &SearchOptions::default())
+                    .expect("unique")
+                    .kept
             })
             .collect();
         assert!(runs.windows(2).all(|w| w[0] == w[1]));

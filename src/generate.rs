@@ -260,6 +260,7 @@ pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
     let kept_clues = shell
         .minimized(rng.next_u64(), CHECK_STRENGTH, &options_search)
         .expect("the pool was checked unique")
+        .0
         .clues;
 
     // Two questions, in the classic style: who has the last group's first

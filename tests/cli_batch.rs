@@ -501,6 +501,36 @@ fn minimize_writes_a_unique_puzzle_from_which_no_clue_can_go() {
 }
 
 #[test]
+fn minimize_says_when_a_limit_cut_clue_checks_short() {
+    // All three facts, or any two, solve the puzzle at the root; with one
+    // left, telling the other two values apart takes more than one node.
+    let text = "houses 3\nx: a b c\na = 1\nb = 2\nc = 3\n";
+    let args = ["minimize", "-", "--seed", "7", "--node-limit", "1"];
+    let r = run(&args, Some(text.as_bytes()));
+    assert_eq!(r.code, 3, "{}", r.stderr);
+    let note = "2 clue checks were cut short by the node limit, so the set may not be minimal";
+    let head = format!("# 2 of 3 clues kept by `bitfd minimize --seed 7`\n# {note}\n");
+    assert!(r.stdout.starts_with(&head), "{}", r.stdout);
+    assert!(
+        r.stderr.contains(&format!("warning: <stdin>: {note}")),
+        "{}",
+        r.stderr
+    );
+    // What was kept is still unique: only its minimality is unproven.
+    let kept = puzzle::parse(&r.stdout).expect("the output parses");
+    assert!(unique(&kept));
+    // Without the limit the same two clues are proved needed: no note.
+    let free = run(&["minimize", "-", "--seed", "7"], Some(text.as_bytes()));
+    assert_eq!(free.code, 0, "{}", free.stderr);
+    assert!(free.stderr.is_empty(), "{}", free.stderr);
+    assert!(!free.stdout.contains("cut short"), "{}", free.stdout);
+    assert_eq!(
+        puzzle::parse(&free.stdout).expect("parses").clues(),
+        kept.clues()
+    );
+}
+
+#[test]
 fn minimize_refuses_a_puzzle_without_exactly_one_solution() {
     for (file, says) in [
         (

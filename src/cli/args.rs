@@ -88,7 +88,10 @@ The puzzle must have exactly one solution. Clues are dropped, in an order
 drawn from the seed, while the solution stays unique: dropping any clue
 that is left would let a second solution in. The title, the groups, the
 questions and the kept clues' sentences stay. The same file and seed give
-the same output on every machine.";
+the same output on every machine. A node or time limit applies to each
+clue's check; a clue whose check it cuts short stays without proof, and
+the output says so in a comment (the set may not be minimal) and the exit
+code is 3.";
 
 const GENERATE_EXAMPLES: &str = "\
 Examples:

@@ -10,7 +10,7 @@ use bitfd::check::{MinimizeError, Uniqueness};
 use super::args::MinimizeArgs;
 use super::check::Words;
 use super::input::Item;
-use super::{ERROR, INPUT_ERROR, UNKNOWN};
+use super::{ERROR, INPUT_ERROR, UNKNOWN, WARN};
 
 /// Runs `bitfd minimize`.
 pub(crate) fn minimize(args: &MinimizeArgs) -> io::Result<ExitCode> {
@@ -25,8 +25,8 @@ pub(crate) fn minimize(args: &MinimizeArgs) -> io::Result<ExitCode> {
     };
     let strength = args.search.strength();
     let options = args.search.options();
-    let minimal = match puzzle.minimized(args.seed, strength, &options) {
-        Ok(minimal) => minimal,
+    let (minimal, found) = match puzzle.minimized(args.seed, strength, &options) {
+        Ok(minimized) => minimized,
         Err(MinimizeError::NotUnique(Uniqueness::Unknown { status })) => {
             // The puzzle is not to blame: the limit stopped the search first.
             writeln!(
@@ -52,12 +52,31 @@ pub(crate) fn minimize(args: &MinimizeArgs) -> io::Result<ExitCode> {
     };
     // A comment says what was done; parsing skips it.
     let total = puzzle.clues().len();
-    let text = format!(
-        "# {} of {total} {} kept by `bitfd minimize --seed {}`\n{minimal}",
+    let mut text = format!(
+        "# {} of {total} {} kept by `bitfd minimize --seed {}`\n",
         minimal.clues().len(),
         if total == 1 { "clue" } else { "clues" },
         args.seed
     );
+    // A clue whose check a limit stopped was kept without proof: the
+    // puzzle is still unique, but the set may not be minimal. Say so in
+    // the output and on standard error, and exit with UNKNOWN.
+    let cut = found.cut_short.len();
+    let unproven = (cut > 0).then(|| {
+        let limit = match (options.node_limit, options.time_limit) {
+            (Some(_), None) => "the node limit",
+            (None, Some(_)) => "the time limit",
+            _ => "a node or time limit",
+        };
+        format!(
+            "{cut} clue {} cut short by {limit}, so the set may not be minimal",
+            if cut == 1 { "check was" } else { "checks were" }
+        )
+    });
+    if let Some(note) = &unproven {
+        text.push_str(&format!("# {note}\n"));
+    }
+    text.push_str(&minimal.to_string());
     match &args.output {
         None => {
             let mut out = io::stdout().lock();
@@ -74,6 +93,14 @@ pub(crate) fn minimize(args: &MinimizeArgs) -> io::Result<ExitCode> {
                 return Ok(ExitCode::from(INPUT_ERROR));
             }
         }
+    }
+    if let Some(note) = unproven {
+        writeln!(
+            anstream::stderr(),
+            "{WARN}warning:{WARN:#} {name}: {note} (raise --node-limit or --time-limit, or leave \
+             them out)"
+        )?;
+        return Ok(ExitCode::from(UNKNOWN));
     }
     Ok(ExitCode::SUCCESS)
 }

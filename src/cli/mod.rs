@@ -48,7 +48,7 @@ pub(crate) const UNKNOWN: u8 = 3;
 
 pub(crate) const ERROR: Style = AnsiColor::Red.on_default().bold();
 const GOOD: Style = AnsiColor::Green.on_default().bold();
-const WARN: Style = AnsiColor::Yellow.on_default().bold();
+pub(crate) const WARN: Style = AnsiColor::Yellow.on_default().bold();
 const BOLD: Style = Style::new().bold();
 const DIM: Style = Style::new().dimmed();
 

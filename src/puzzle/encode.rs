@@ -201,14 +201,19 @@ impl Puzzle {
     /// clues' sentences, in their order. The same seed gives the same
     /// puzzle on every machine; `strength` and `options` change the
     /// searches' speed, not the verdicts (only limits can cut a search
-    /// short, which keeps the clue at hand).
+    /// short, which keeps the clue at hand). Returns the puzzle and what
+    /// was kept: `kept` and `cut_short` index this puzzle's clues, and a
+    /// non-empty `cut_short` means the result may not be minimal
+    /// ([`Minimized`](check::Minimized)).
     ///
     /// ```
     /// use bitfd::{SearchOptions, Strength};
     ///
     /// let text = "houses 3\nx: a b c\n\"A first.\" a = 1\nb = 2\nc = 3\n";
     /// let puzzle = bitfd::puzzle::parse(text)?;
-    /// let min = puzzle.minimized(7, Strength::Value, &SearchOptions::default()).expect("unique");
+    /// let (min, found) =
+    ///     puzzle.minimized(7, Strength::Value, &SearchOptions::default()).expect("unique");
+    /// assert!(found.is_proven_minimal());
     /// // Any two of the three facts place the third.
     /// assert_eq!(min.clues().len(), 2);
     /// assert_eq!(min.groups(), puzzle.groups());
@@ -224,17 +229,17 @@ impl Puzzle {
         seed: u64,
         strength: Strength,
         options: &SearchOptions,
-    ) -> Result<Puzzle, MinimizeError> {
+    ) -> Result<(Puzzle, check::Minimized<usize>), MinimizeError> {
         let pm = self.to_model_with(strength);
         let groups = pm.clue_constraints();
-        let kept = check::minimize_groups(&mut Solver::new(pm.model()), &groups, seed, options)?;
+        let found = check::minimize_groups(&mut Solver::new(pm.model()), &groups, seed, options)?;
         let mut keep = vec![false; self.clues.len()];
-        for i in kept {
+        for &i in &found.kept {
             keep[i] = true;
         }
         let mut puzzle = self.clone();
         puzzle.retain_clues(|i, _| keep[i]);
-        Ok(puzzle)
+        Ok((puzzle, found))
     }
 
     /// Builds the model, with only the clues `keep` marks (all when `None`).
