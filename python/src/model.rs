@@ -216,9 +216,10 @@ impl Model {
     }
 
     /// The initial domain of `x`, ascending.
-    fn domain(&self, x: VarArg<'_>) -> PyResult<Vec<u8>> {
+    fn domain(&self, x: VarArg<'_>) -> PyResult<Vec<u32>> {
         let x = self.resolve(&x)?;
-        Ok(self.inner.domain(x).iter().collect())
+        // `u32`, not `u8`: PyO3 makes a `Vec<u8>` `bytes`, and this is a list.
+        Ok(self.inner.domain(x).iter().map(u32::from).collect())
     }
 
     /// The number of constraints posted.
