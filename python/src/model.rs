@@ -194,13 +194,19 @@ impl Model {
     /// Declares a variable `name` with the values `lo..=hi` (within `0..=63`).
     #[pyo3(signature = (name, lo, hi))]
     fn int_var(&mut self, name: &str, lo: i64, hi: i64) -> PyResult<Var> {
-        let x = self.inner.int_var(name, lo, hi).map_err(|e| model_error(&e))?;
+        let x = self
+            .inner
+            .int_var(name, lo, hi)
+            .map_err(|e| model_error(&e))?;
         Ok(self.handle(x))
     }
 
     /// Declares a variable `name` with the given values (within `0..=63`).
     fn var_in(&mut self, name: &str, values: Vec<i64>) -> PyResult<Var> {
-        let x = self.inner.var_in(name, &values).map_err(|e| model_error(&e))?;
+        let x = self
+            .inner
+            .var_in(name, &values)
+            .map_err(|e| model_error(&e))?;
         Ok(self.handle(x))
     }
 
@@ -242,7 +248,12 @@ impl Model {
 
     /// Posts `x = y`.
     #[pyo3(signature = (x, y, *, label = None))]
-    fn equal(&mut self, x: VarArg<'_>, y: VarArg<'_>, label: Option<String>) -> PyResult<Constraint> {
+    fn equal(
+        &mut self,
+        x: VarArg<'_>,
+        y: VarArg<'_>,
+        label: Option<String>,
+    ) -> PyResult<Constraint> {
         let (x, y) = (self.resolve(&x)?, self.resolve(&y)?);
         let r = self.inner.equal(x, y);
         self.posted(r, label)
@@ -250,7 +261,12 @@ impl Model {
 
     /// Posts `x = v`.
     #[pyo3(signature = (x, v, *, label = None))]
-    fn equal_value(&mut self, x: VarArg<'_>, v: i64, label: Option<String>) -> PyResult<Constraint> {
+    fn equal_value(
+        &mut self,
+        x: VarArg<'_>,
+        v: i64,
+        label: Option<String>,
+    ) -> PyResult<Constraint> {
         let x = self.resolve(&x)?;
         let r = self.inner.equal_value(x, v);
         self.posted(r, label)
@@ -258,7 +274,12 @@ impl Model {
 
     /// Posts `x != y`.
     #[pyo3(signature = (x, y, *, label = None))]
-    fn not_equal(&mut self, x: VarArg<'_>, y: VarArg<'_>, label: Option<String>) -> PyResult<Constraint> {
+    fn not_equal(
+        &mut self,
+        x: VarArg<'_>,
+        y: VarArg<'_>,
+        label: Option<String>,
+    ) -> PyResult<Constraint> {
         let (x, y) = (self.resolve(&x)?, self.resolve(&y)?);
         let r = self.inner.not_equal(x, y);
         self.posted(r, label)
@@ -266,7 +287,12 @@ impl Model {
 
     /// Posts `x != v`.
     #[pyo3(signature = (x, v, *, label = None))]
-    fn not_equal_value(&mut self, x: VarArg<'_>, v: i64, label: Option<String>) -> PyResult<Constraint> {
+    fn not_equal_value(
+        &mut self,
+        x: VarArg<'_>,
+        v: i64,
+        label: Option<String>,
+    ) -> PyResult<Constraint> {
         let x = self.resolve(&x)?;
         let r = self.inner.not_equal_value(x, v);
         self.posted(r, label)
@@ -274,7 +300,12 @@ impl Model {
 
     /// Posts `x in values`.
     #[pyo3(signature = (x, values, *, label = None))]
-    fn in_set(&mut self, x: VarArg<'_>, values: Vec<i64>, label: Option<String>) -> PyResult<Constraint> {
+    fn in_set(
+        &mut self,
+        x: VarArg<'_>,
+        values: Vec<i64>,
+        label: Option<String>,
+    ) -> PyResult<Constraint> {
         let x = self.resolve(&x)?;
         let r = self.inner.in_set(x, &values);
         self.posted(r, label)
@@ -282,7 +313,13 @@ impl Model {
 
     /// Posts `x = y + c` (`c` in `-63..=63`).
     #[pyo3(signature = (x, y, c, *, label = None))]
-    fn offset(&mut self, x: VarArg<'_>, y: VarArg<'_>, c: i64, label: Option<String>) -> PyResult<Constraint> {
+    fn offset(
+        &mut self,
+        x: VarArg<'_>,
+        y: VarArg<'_>,
+        c: i64,
+        label: Option<String>,
+    ) -> PyResult<Constraint> {
         let (x, y) = (self.resolve(&x)?, self.resolve(&y)?);
         let r = self.inner.offset(x, y, c);
         self.posted(r, label)
@@ -290,7 +327,13 @@ impl Model {
 
     /// Posts `|x - y| = c` (`c` in `0..=63`).
     #[pyo3(signature = (x, y, c, *, label = None))]
-    fn distance(&mut self, x: VarArg<'_>, y: VarArg<'_>, c: i64, label: Option<String>) -> PyResult<Constraint> {
+    fn distance(
+        &mut self,
+        x: VarArg<'_>,
+        y: VarArg<'_>,
+        c: i64,
+        label: Option<String>,
+    ) -> PyResult<Constraint> {
         let (x, y) = (self.resolve(&x)?, self.resolve(&y)?);
         let r = self.inner.distance(x, y, c);
         self.posted(r, label)
@@ -298,7 +341,13 @@ impl Model {
 
     /// Posts `|x - y| != c` (`c` in `0..=63`).
     #[pyo3(signature = (x, y, c, *, label = None))]
-    fn not_distance(&mut self, x: VarArg<'_>, y: VarArg<'_>, c: i64, label: Option<String>) -> PyResult<Constraint> {
+    fn not_distance(
+        &mut self,
+        x: VarArg<'_>,
+        y: VarArg<'_>,
+        c: i64,
+        label: Option<String>,
+    ) -> PyResult<Constraint> {
         let (x, y) = (self.resolve(&x)?, self.resolve(&y)?);
         let r = self.inner.not_distance(x, y, c);
         self.posted(r, label)
@@ -306,7 +355,13 @@ impl Model {
 
     /// Posts `x < y + c`; the default `c = 0` is `x < y`.
     #[pyo3(signature = (x, y, c = 0, *, label = None))]
-    fn less(&mut self, x: VarArg<'_>, y: VarArg<'_>, c: i64, label: Option<String>) -> PyResult<Constraint> {
+    fn less(
+        &mut self,
+        x: VarArg<'_>,
+        y: VarArg<'_>,
+        c: i64,
+        label: Option<String>,
+    ) -> PyResult<Constraint> {
         let (x, y) = (self.resolve(&x)?, self.resolve(&y)?);
         let r = self.inner.less_offset(x, y, c);
         self.posted(r, label)
@@ -314,7 +369,12 @@ impl Model {
 
     /// Posts `x <= y`.
     #[pyo3(signature = (x, y, *, label = None))]
-    fn less_eq(&mut self, x: VarArg<'_>, y: VarArg<'_>, label: Option<String>) -> PyResult<Constraint> {
+    fn less_eq(
+        &mut self,
+        x: VarArg<'_>,
+        y: VarArg<'_>,
+        label: Option<String>,
+    ) -> PyResult<Constraint> {
         let (x, y) = (self.resolve(&x)?, self.resolve(&y)?);
         let r = self.inner.less_eq(x, y);
         self.posted(r, label)

@@ -53,8 +53,8 @@ impl Puzzle {
     /// (`bitfd-test-data/zebra-1`); raises `ParseError` on a problem.
     #[staticmethod]
     fn from_json(text: &str) -> PyResult<Puzzle> {
-        let value: serde_json::Value =
-            serde_json::from_str(text).map_err(|e| ParseError::new_err(format!("not JSON: {e}")))?;
+        let value: serde_json::Value = serde_json::from_str(text)
+            .map_err(|e| ParseError::new_err(format!("not JSON: {e}")))?;
         puzzle::from_json(&value)
             .map(|inner| Puzzle { inner })
             .map_err(|e| ParseError::new_err(e.to_string()))
@@ -163,7 +163,10 @@ impl Check {
     /// or the first two.
     #[getter]
     fn solutions<'py>(&self, py: Python<'py>) -> PyResult<Vec<Bound<'py, PyDict>>> {
-        self.solutions.iter().map(|s| solution_dict(py, s)).collect()
+        self.solutions
+            .iter()
+            .map(|s| solution_dict(py, s))
+            .collect()
     }
 
     /// For `"not unique"`: `(variable, first, second)` for each variable on

@@ -16,7 +16,14 @@ use crate::model::Model;
 /// Search statistics, frozen: every node of the tree counts, the root
 /// included, and `nodes = choices + failures + solutions` for a search that
 /// ran to the end.
-#[pyclass(module = "bitfd", frozen, eq, hash, skip_from_py_object, name = "Stats")]
+#[pyclass(
+    module = "bitfd",
+    frozen,
+    eq,
+    hash,
+    skip_from_py_object,
+    name = "Stats"
+)]
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct Stats(pub(crate) bitfd::Stats);
 
