@@ -6,6 +6,11 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# No example database: a run leaves no files behind, and each run draws anew.
+settings.register_profile("bitfd", database=None, deadline=None)
+settings.load_profile("bitfd")
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "examples" / "puzzles"
