@@ -52,6 +52,8 @@ fn _bitfd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solver::Stats>()?;
     m.add_class::<solver::Solver>()?;
     m.add_class::<solver::SolutionIter>()?;
+    m.add_class::<solver::Tree>()?;
+    m.add_class::<solver::Trace>()?;
     m.add_class::<puzzle::Puzzle>()?;
     m.add_class::<puzzle::Check>()?;
     m.add_function(wrap_pyfunction!(puzzle::check, m)?)?;

@@ -6,7 +6,7 @@
 
 use std::time::Duration;
 
-use bitfd::{SearchOptions, SearchStatus, Solution, ValueOrder, VarOrder};
+use bitfd::{Mode, SearchOptions, SearchStatus, Solution, ValueOrder, VarOrder};
 use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyDict;
@@ -144,6 +144,8 @@ fn order_names(options: &SearchOptions) -> (String, String) {
 #[pyclass(module = "bitfd")]
 pub(crate) struct Solver {
     inner: bitfd::Solver,
+    /// The model's copy, for the recorded searches (`tree`, `trace`).
+    model: bitfd::Model,
     options: SearchOptions,
     /// Why the last search ended (`None` before the first).
     status: Option<SearchStatus>,
@@ -163,6 +165,7 @@ impl Solver {
         let options = search_options(var_order, value_order, node_limit, time_limit)?;
         Ok(Solver {
             inner: bitfd::Solver::new(&model.inner),
+            model: model.inner.clone(),
             options,
             status: None,
         })
@@ -213,6 +216,33 @@ impl Solver {
             running: Running::new(solver, |s| s.solutions(&options)),
             done: false,
         }
+    }
+
+    /// Searches again in `mode` (`"all"`, `"first"` or `"count"`),
+    /// recording the search tree: its stable text, DOT and JSON.
+    #[pyo3(signature = (mode = "all"))]
+    fn tree(&self, py: Python<'_>, mode: &str) -> PyResult<Tree> {
+        let mode = search_mode(mode)?;
+        let (model, options) = (&self.model, self.options);
+        let (tree, outcome) = py.detach(|| bitfd::Tree::record(model, &options, mode));
+        Ok(Tree {
+            inner: tree,
+            stats: outcome.stats,
+            status: outcome.status,
+        })
+    }
+
+    /// Searches again in `mode`, recording the deduction trace: which
+    /// constraint removed which values, each guess and conflict.
+    #[pyo3(signature = (mode = "all"))]
+    fn trace(&self, py: Python<'_>, mode: &str) -> PyResult<Trace> {
+        let mode = search_mode(mode)?;
+        let (model, options) = (&self.model, self.options);
+        let (trace, outcome) = py.detach(|| bitfd::Trace::record(model, &options, mode));
+        Ok(Trace {
+            inner: trace,
+            stats: outcome.stats,
+        })
     }
 
     /// The statistics of the last search (all zero before the first).
@@ -296,6 +326,110 @@ impl SolutionIter {
             "SolutionIter(solutions={}, done={})",
             self.running.with_solutions(|s| s.stats()).solutions,
             if self.done { "True" } else { "False" }
+        )
+    }
+}
+
+/// Reads a search mode for a recorded search.
+fn search_mode(mode: &str) -> PyResult<Mode> {
+    match mode {
+        "all" => Ok(Mode::All),
+        "first" => Ok(Mode::First),
+        "count" => Ok(Mode::Count),
+        _ => Err(PyValueError::new_err(format!(
+            "unknown mode {mode:?}: expected \"all\", \"first\" or \"count\""
+        ))),
+    }
+}
+
+/// A recorded search tree. `str(tree)` is its stable text (one node a line,
+/// indented by depth), `to_dot()` Graphviz input, `to_json()` JSON.
+#[pyclass(module = "bitfd", frozen)]
+pub(crate) struct Tree {
+    inner: bitfd::Tree,
+    stats: bitfd::Stats,
+    status: SearchStatus,
+}
+
+#[pymethods]
+impl Tree {
+    /// The tree as Graphviz DOT.
+    fn to_dot(&self) -> String {
+        self.inner.to_dot()
+    }
+
+    /// The tree as JSON, pretty-printed, stable to the byte.
+    fn to_json(&self) -> String {
+        self.inner.to_json()
+    }
+
+    /// The recorded search's statistics.
+    #[getter]
+    fn stats(&self) -> Stats {
+        Stats(self.stats)
+    }
+
+    /// Why the recorded search ended.
+    #[getter]
+    fn status(&self) -> &'static str {
+        status_str(self.status)
+    }
+
+    /// Whether the search had more nodes than the tree records.
+    #[getter]
+    fn is_truncated(&self) -> bool {
+        self.inner.is_truncated()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Tree(nodes={}, status='{}')",
+            self.stats.nodes,
+            status_str(self.status)
+        )
+    }
+}
+
+/// A recorded deduction trace: `str(trace)` is its stable text,
+/// `profile()` the table of what each constraint did.
+#[pyclass(module = "bitfd", frozen)]
+pub(crate) struct Trace {
+    inner: bitfd::Trace,
+    stats: bitfd::Stats,
+}
+
+#[pymethods]
+impl Trace {
+    /// Per constraint: runs, values removed, conflicts, as a text table.
+    fn profile(&self) -> String {
+        self.inner.profile().to_string()
+    }
+
+    /// The recorded search's statistics.
+    #[getter]
+    fn stats(&self) -> Stats {
+        Stats(self.stats)
+    }
+
+    /// Whether the search had more steps than the trace records.
+    #[getter]
+    fn is_truncated(&self) -> bool {
+        self.inner.is_truncated()
+    }
+
+    fn __str__(&self) -> String {
+        self.inner.to_string()
+    }
+
+    fn __repr__(&self) -> String {
+        format!(
+            "Trace(steps={}, nodes={})",
+            self.inner.steps().len(),
+            self.stats.nodes
         )
     }
 }
