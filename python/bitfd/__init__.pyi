@@ -186,6 +186,20 @@ class Puzzle:
     def clue_count(self) -> int: ...
     def model(self, strength: Strength = "domain") -> Model: ...
 
+class Rating:
+    """A difficulty rating: the whole tree under first-fail, min value."""
+
+    @property
+    def nodes(self) -> int: ...
+    @property
+    def failures(self) -> int: ...
+    @property
+    def solutions(self) -> int: ...
+    @property
+    def propagation_only(self) -> bool: ...
+    @property
+    def root_propagations(self) -> int: ...
+
 class Check:
     """What ``check`` found: the verdict, up to two solutions, where they differ."""
 
@@ -203,6 +217,8 @@ class Check:
     def failed_at_root(self) -> Optional[str]: ...
     @property
     def stats(self) -> Stats: ...
+    @property
+    def rating(self) -> Optional[Rating]: ...
 
 def parse_zebra(text: str) -> Puzzle: ...
 def check(
@@ -213,6 +229,7 @@ def check(
     value_order: ValueOrder = "min",
     node_limit: Optional[int] = None,
     time_limit: Optional[float] = None,
+    rate: bool = False,
 ) -> Check: ...
 def check_many(
     puzzles: Sequence[Union[Puzzle, str]],
@@ -222,5 +239,6 @@ def check_many(
     value_order: ValueOrder = "min",
     node_limit: Optional[int] = None,
     time_limit: Optional[float] = None,
+    rate: bool = False,
     threads: Optional[int] = None,
 ) -> list[Check]: ...

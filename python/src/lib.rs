@@ -56,6 +56,7 @@ fn _bitfd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<solver::Trace>()?;
     m.add_class::<puzzle::Puzzle>()?;
     m.add_class::<puzzle::Check>()?;
+    m.add_class::<puzzle::Rating>()?;
     m.add_function(wrap_pyfunction!(puzzle::check, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::check_many, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::parse_zebra, m)?)?;

@@ -136,6 +136,8 @@ pub(crate) struct Check {
     /// The constraint that failed at the root, described.
     failed_at_root: Option<String>,
     stats: bitfd::Stats,
+    /// The difficulty rating, when asked for and the puzzle is unique.
+    rating: Option<bitfd::check::Rating>,
 }
 
 #[pymethods]
@@ -189,6 +191,13 @@ impl Check {
         Stats(self.stats)
     }
 
+    /// The difficulty rating (`check(..., rate=True)` of a unique puzzle,
+    /// within the limits given); else `None`.
+    #[getter]
+    fn rating(&self) -> Option<Rating> {
+        self.rating.map(Rating)
+    }
+
     fn __repr__(&self) -> String {
         format!(
             "Check(verdict='{}', solutions={}, nodes={}, failures={})",
@@ -200,8 +209,60 @@ impl Check {
     }
 }
 
+/// A difficulty rating, frozen: the whole tree's size under the fixed
+/// rating strategy (first-fail, min value), comparable across runs.
+#[pyclass(module = "bitfd", frozen, eq, hash, skip_from_py_object)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub(crate) struct Rating(bitfd::check::Rating);
+
+#[pymethods]
+impl Rating {
+    /// Nodes of the whole search tree.
+    #[getter]
+    fn nodes(&self) -> u64 {
+        self.0.nodes
+    }
+    /// Failed leaves: how often a guess was wrong.
+    #[getter]
+    fn failures(&self) -> u64 {
+        self.0.failures
+    }
+    /// Solutions in the whole tree.
+    #[getter]
+    fn solutions(&self) -> u64 {
+        self.0.solutions
+    }
+    /// Whether propagation alone solved it.
+    #[getter]
+    fn propagation_only(&self) -> bool {
+        self.0.propagation_only
+    }
+    /// Propagator runs to reach the root fixpoint.
+    #[getter]
+    fn root_propagations(&self) -> u64 {
+        self.0.root_propagations
+    }
+
+    fn __repr__(&self) -> String {
+        let r = &self.0;
+        format!(
+            "Rating(nodes={}, failures={}, solutions={}, propagation_only={}, root_propagations={})",
+            r.nodes,
+            r.failures,
+            r.solutions,
+            if r.propagation_only { "True" } else { "False" },
+            r.root_propagations
+        )
+    }
+}
+
 /// Checks one parsed puzzle: no Python inside, so it runs detached.
-fn check_puzzle(p: &puzzle::Puzzle, strength: Strength, options: &SearchOptions) -> Check {
+fn check_puzzle(
+    p: &puzzle::Puzzle,
+    strength: Strength,
+    options: &SearchOptions,
+    rate: bool,
+) -> Check {
     let pm = p.to_model_with(strength);
     let mut solver = bitfd::Solver::new(pm.model());
     let verdict = solver.uniqueness(options);
@@ -213,11 +274,16 @@ fn check_puzzle(p: &puzzle::Puzzle, strength: Strength, options: &SearchOptions)
         differences: Vec::new(),
         failed_at_root: None,
         stats,
+        rating: None,
     };
     match verdict {
         Uniqueness::Unique(s) => {
             check.verdict = "unique";
             check.solutions.push(s);
+            // Rating searches the whole tree again, within the same limits.
+            if rate {
+                check.rating = solver.rate_within(options);
+            }
         }
         Uniqueness::None { failed_at_root } => {
             check.verdict = "no solution";
@@ -265,10 +331,15 @@ impl Input {
         }
     }
 
-    fn check(&self, strength: Strength, options: &SearchOptions) -> Result<Check, ParseErrors> {
+    fn check(
+        &self,
+        strength: Strength,
+        options: &SearchOptions,
+        rate: bool,
+    ) -> Result<Check, ParseErrors> {
         match self {
-            Input::Puzzle(p) => Ok(check_puzzle(p, strength, options)),
-            Input::Text(t) => puzzle::parse(t).map(|p| check_puzzle(&p, strength, options)),
+            Input::Puzzle(p) => Ok(check_puzzle(p, strength, options, rate)),
+            Input::Text(t) => puzzle::parse(t).map(|p| check_puzzle(&p, strength, options, rate)),
         }
     }
 }
@@ -276,7 +347,8 @@ impl Input {
 /// Checks whether a puzzle (a `Puzzle` or `.zebra` text) has exactly one
 /// solution, stopping at the second.
 #[pyfunction]
-#[pyo3(signature = (puzzle, *, strength = "domain", var_order = "first-fail", value_order = "min", node_limit = None, time_limit = None))]
+#[pyo3(signature = (puzzle, *, strength = "domain", var_order = "first-fail", value_order = "min", node_limit = None, time_limit = None, rate = false))]
+#[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
 pub(crate) fn check(
     py: Python<'_>,
     puzzle: PuzzleArg<'_>,
@@ -285,11 +357,12 @@ pub(crate) fn check(
     value_order: &str,
     node_limit: Option<u64>,
     time_limit: Option<f64>,
+    rate: bool,
 ) -> PyResult<Check> {
     let strength = crate::model::strength(strength)?;
     let options = search_options(var_order, value_order, node_limit, time_limit)?;
     let input = Input::of(puzzle);
-    py.detach(|| input.check(strength, &options))
+    py.detach(|| input.check(strength, &options, rate))
         .map_err(|e| parse_error(py, &e, ""))
 }
 
@@ -297,7 +370,7 @@ pub(crate) fn check(
 /// interpreter released; the results come in input order. A text that does
 /// not parse raises `ParseError` naming its index (the first such).
 #[pyfunction]
-#[pyo3(signature = (puzzles, *, strength = "domain", var_order = "first-fail", value_order = "min", node_limit = None, time_limit = None, threads = None))]
+#[pyo3(signature = (puzzles, *, strength = "domain", var_order = "first-fail", value_order = "min", node_limit = None, time_limit = None, rate = false, threads = None))]
 #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
 pub(crate) fn check_many(
     py: Python<'_>,
@@ -307,6 +380,7 @@ pub(crate) fn check_many(
     value_order: &str,
     node_limit: Option<u64>,
     time_limit: Option<f64>,
+    rate: bool,
     threads: Option<usize>,
 ) -> PyResult<Vec<Check>> {
     let strength = crate::model::strength(strength)?;
@@ -317,7 +391,11 @@ pub(crate) fn check_many(
     let inputs: Vec<Input> = puzzles.into_iter().map(Input::of).collect();
     let threads = threads.unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()));
     let results = py
-        .detach(|| run_ordered(&inputs, threads, |input| input.check(strength, &options)))
+        .detach(|| {
+            run_ordered(&inputs, threads, |input| {
+                input.check(strength, &options, rate)
+            })
+        })
         .ok_or_else(|| PyRuntimeError::new_err("a check_many worker thread panicked"))?;
     let mut checks = Vec::with_capacity(results.len());
     for (i, r) in results.into_iter().enumerate() {

@@ -89,3 +89,22 @@ def test_check_many_keeps_input_order_and_agrees_with_check():
     assert [r.verdict for r in mixed] == ["unique", "not unique"]
     assert bitfd.check_many([]) == []
     assert repr(mixed[0]).startswith("Check(verdict='unique', solutions=1")
+
+
+def test_rating_is_the_whole_tree_of_a_unique_puzzle():
+    text = example("zebra.zebra")
+    assert bitfd.check(text).rating is None
+    rating = bitfd.check(text, rate=True).rating
+    solver = bitfd.Solver(bitfd.parse_zebra(text).model())
+    assert solver.count() == 1
+    assert (rating.nodes, rating.failures, rating.solutions) == (
+        solver.stats.nodes,
+        solver.stats.failures,
+        1,
+    )
+    assert rating.propagation_only == (rating.nodes == 1)
+    assert repr(rating).startswith("Rating(nodes=")
+    # Only a unique puzzle is rated, in a batch as alone.
+    several = example("several.zebra")
+    batch = bitfd.check_many([text, several], rate=True)
+    assert batch[0].rating == rating and batch[1].rating is None
