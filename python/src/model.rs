@@ -85,7 +85,15 @@ pub(crate) enum VarArg<'py> {
 }
 
 /// A finite-domain model: named integer variables over `0..=63` and
-/// constraints on them.
+/// constraints on them. Variables are passed as `Var`s or by name.
+///
+/// >>> m = Model()
+/// >>> x = m.int_var("x", 1, 3)
+/// >>> y = m.var_in("y", [2, 3])
+/// >>> m.less(x, "y")
+/// Constraint('less', index=0)
+/// >>> Solver(m).count()
+/// 3
 #[pyclass(module = "bitfd")]
 pub(crate) struct Model {
     pub(crate) inner: bitfd::Model,

@@ -34,6 +34,12 @@ fn parse_error(py: Python<'_>, e: &ParseErrors, prefix: &str) -> PyErr {
 }
 
 /// A zebra puzzle: houses, groups of values, clues and questions.
+///
+/// >>> p = Puzzle.parse("houses 2\ncolor: red blue\nred = 2\n")
+/// >>> p.houses, p.groups, p.clue_count
+/// (2, [('color', ['red', 'blue'])], 1)
+/// >>> Solver(p.model()).all()
+/// [{'red': 2, 'blue': 1}]
 #[pyclass(module = "bitfd", frozen)]
 pub(crate) struct Puzzle {
     inner: puzzle::Puzzle,
@@ -346,6 +352,12 @@ impl Input {
 
 /// Checks whether a puzzle (a `Puzzle` or `.zebra` text) has exactly one
 /// solution, stopping at the second.
+///
+/// >>> r = check("houses 2\ncolor: red blue\nred = 1\n")
+/// >>> r.verdict, r.solutions
+/// ('unique', [{'red': 1, 'blue': 2}])
+/// >>> check("houses 2\ncolor: red blue\n").differences
+/// [('red', 1, 2), ('blue', 2, 1)]
 #[pyfunction]
 #[pyo3(signature = (puzzle, *, strength = "domain", var_order = "first-fail", value_order = "min", node_limit = None, time_limit = None, rate = false))]
 #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
@@ -369,6 +381,10 @@ pub(crate) fn check(
 /// Checks many puzzles on every core (or `threads` of them), with the
 /// interpreter released; the results come in input order. A text that does
 /// not parse raises `ParseError` naming its index (the first such).
+///
+/// >>> texts = ["houses 2\ncolor: red blue\nred = 1\n", "houses 2\ncolor: red blue\n"]
+/// >>> [r.verdict for r in check_many(texts)]
+/// ['unique', 'not unique']
 #[pyfunction]
 #[pyo3(signature = (puzzles, *, strength = "domain", var_order = "first-fail", value_order = "min", node_limit = None, time_limit = None, rate = false, threads = None))]
 #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]

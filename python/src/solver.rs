@@ -141,6 +141,18 @@ fn order_names(options: &SearchOptions) -> (String, String) {
 
 /// A depth-first search over a model, with its options. The solver copies
 /// the model when made: changing the model afterwards does not change it.
+///
+/// >>> m = Model()
+/// >>> x, y = m.int_var("x", 1, 4), m.int_var("y", 1, 4)
+/// >>> m.distance(x, y, 3)
+/// Constraint('distance', index=0)
+/// >>> s = Solver(m, value_order="max")
+/// >>> s.first()
+/// {'x': 4, 'y': 1}
+/// >>> [solution["x"] for solution in s]
+/// [4, 1]
+/// >>> s.count(), s.status
+/// (2, 'complete')
 #[pyclass(module = "bitfd")]
 pub(crate) struct Solver {
     inner: bitfd::Solver,
