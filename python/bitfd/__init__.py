@@ -61,6 +61,8 @@ from ._bitfd import (
     Var,
     check,
     check_many,
+    generate,
+    generate_many,
     parse_zebra,
 )
 
@@ -80,5 +82,7 @@ __all__ = [
     "Var",
     "check",
     "check_many",
+    "generate",
+    "generate_many",
     "parse_zebra",
 ]

@@ -185,6 +185,15 @@ class Puzzle:
     @property
     def clue_count(self) -> int: ...
     def model(self, strength: Strength = "domain") -> Model: ...
+    def minimize(
+        self,
+        seed: int = 0,
+        *,
+        strength: Strength = "domain",
+        node_limit: Optional[int] = None,
+        time_limit: Optional[float] = None,
+    ) -> Puzzle:
+        """A copy with a minimal set of clues; ValueError if not unique to begin with."""
 
 class Rating:
     """A difficulty rating: the whole tree under first-fail, min value."""
@@ -242,3 +251,10 @@ def check_many(
     rate: bool = False,
     threads: Optional[int] = None,
 ) -> list[Check]: ...
+def generate(houses: int, groups: int, *, seed: int = 0) -> Puzzle:
+    """A unique puzzle with a minimal set of clues; the same arguments give the same puzzle."""
+
+def generate_many(
+    houses: int, groups: int, seeds: Sequence[int], *, threads: Optional[int] = None
+) -> list[Puzzle]:
+    """One puzzle a seed, on every core, in the seeds' order."""

@@ -60,5 +60,7 @@ fn _bitfd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(puzzle::check, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::check_many, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::parse_zebra, m)?)?;
+    m.add_function(wrap_pyfunction!(puzzle::generate, m)?)?;
+    m.add_function(wrap_pyfunction!(puzzle::generate_many, m)?)?;
     Ok(())
 }

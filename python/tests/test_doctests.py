@@ -9,7 +9,7 @@ import bitfd
 
 # doctest.testmod finds the package's docstring and its classes' (their
 # __module__ is "bitfd"); the extension's functions are looked at by name.
-OBJECTS = [("bitfd", bitfd)] + [(f"bitfd.{n}", getattr(bitfd, n)) for n in ("check", "check_many")]
+OBJECTS = [("bitfd", bitfd)] + [(f"bitfd.{n}", getattr(bitfd, n)) for n in ("check", "check_many", "generate", "generate_many")]
 
 
 @pytest.mark.parametrize("name, obj", OBJECTS, ids=[n for n, _ in OBJECTS])
