@@ -13,7 +13,7 @@ use bitfd::generate::{
     GenerateError, GenerateOptions, MAX_GROUPS, MAX_HOUSES, generate as generate_puzzle,
 };
 use bitfd::puzzle::{self, ParseErrors};
-use bitfd::{SearchOptions, Solution, Strength};
+use bitfd::{SearchOptions, SearchStatus, Solution, Strength};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
@@ -159,6 +159,8 @@ pub(crate) struct Check {
     verdict: &'static str,
     /// Why an `unknown` search stopped; `None` otherwise.
     limit: Option<&'static str>,
+    /// Why the uniqueness search ended.
+    status: SearchStatus,
     /// None, one (unique) or the first two (not unique).
     solutions: Vec<Solution>,
     /// `(variable, first, second)` for every variable the two differ on.
@@ -239,6 +241,13 @@ impl Check {
     }
 }
 
+impl Check {
+    /// Why the uniqueness search ended.
+    pub(crate) fn search_status(&self) -> SearchStatus {
+        self.status
+    }
+}
+
 /// A difficulty rating, frozen: the whole tree's size under the fixed
 /// rating strategy (first-fail, min value), comparable across runs.
 #[pyclass(module = "bitfd", frozen, eq, hash, skip_from_py_object)]
@@ -295,11 +304,23 @@ fn check_puzzle(
 ) -> Check {
     let pm = p.to_model_with(strength);
     let mut solver = bitfd::Solver::new(pm.model());
+    check_model(pm.model(), &mut solver, options, rate)
+}
+
+/// The uniqueness check of `solver`, a solver of `model` (which names the
+/// variables and constraints in the result). No Python inside.
+pub(crate) fn check_model(
+    model: &bitfd::Model,
+    solver: &mut bitfd::Solver,
+    options: &SearchOptions,
+    rate: bool,
+) -> Check {
     let verdict = solver.uniqueness(options);
     let stats = solver.stats();
     let mut check = Check {
         verdict: "unknown",
         limit: None,
+        status: SearchStatus::Complete,
         solutions: Vec::new(),
         differences: Vec::new(),
         failed_at_root: None,
@@ -317,7 +338,7 @@ fn check_puzzle(
         }
         Uniqueness::None { failed_at_root } => {
             check.verdict = "no solution";
-            check.failed_at_root = failed_at_root.map(|c| pm.model().describe(c));
+            check.failed_at_root = failed_at_root.map(|c| model.describe(c));
         }
         Uniqueness::Several {
             first,
@@ -325,14 +346,16 @@ fn check_puzzle(
             differences,
         } => {
             check.verdict = "not unique";
+            check.status = SearchStatus::SolutionLimit;
             check.differences = differences
                 .iter()
-                .map(|d| (pm.model().name(d.var).to_owned(), d.first, d.second))
+                .map(|d| (model.name(d.var).to_owned(), d.first, d.second))
                 .collect();
             check.solutions = vec![first, second];
         }
         Uniqueness::Unknown { status } => {
             check.limit = Some(status_str(status));
+            check.status = status;
         }
     }
     check

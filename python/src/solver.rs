@@ -12,6 +12,7 @@ use pyo3::prelude::*;
 use pyo3::types::PyDict;
 
 use crate::model::Model;
+use crate::puzzle::{Check, check_model};
 
 /// Search statistics, frozen: every node of the tree counts, the root
 /// included, and `nodes = choices + failures + solutions` for a search that
@@ -228,6 +229,26 @@ impl Solver {
             running: Running::new(solver, |s| s.solutions(&options)),
             done: false,
         }
+    }
+
+    /// Checks whether the model has exactly one solution, stopping at the
+    /// second: the same result as `check` on a puzzle, on this solver (built
+    /// once, so a repeated check builds nothing). With `rate`, a unique
+    /// model is also rated.
+    ///
+    /// >>> m = Model()
+    /// >>> x, y = m.int_var("x", 1, 2), m.int_var("y", 1, 2)
+    /// >>> _ = m.all_different([x, y])
+    /// >>> r = Solver(m).uniqueness()
+    /// >>> r.verdict, r.differences
+    /// ('not unique', [('x', 1, 2), ('y', 2, 1)])
+    #[pyo3(signature = (*, rate = false))]
+    fn uniqueness(&mut self, py: Python<'_>, rate: bool) -> Check {
+        let options = self.options;
+        let (model, inner) = (&self.model, &mut self.inner);
+        let check = py.detach(|| check_model(model, inner, &options, rate));
+        self.status = Some(check.search_status());
+        check
     }
 
     /// Searches again in `mode` (`"all"`, `"first"` or `"count"`),

@@ -108,3 +108,22 @@ def test_rating_is_the_whole_tree_of_a_unique_puzzle():
     several = example("several.zebra")
     batch = bitfd.check_many([text, several], rate=True)
     assert batch[0].rating == rating and batch[1].rating is None
+
+
+def test_solver_uniqueness_is_check_on_a_reused_solver():
+    for name in ("zebra.zebra", "several.zebra", "nosolution.zebra"):
+        text = example(name)
+        solver = bitfd.Solver(bitfd.parse_zebra(text).model())
+        want = bitfd.check(text)
+        for _ in range(2):
+            got = solver.uniqueness()
+            assert (got.verdict, got.solutions, got.differences, got.failed_at_root, got.stats) == (
+                want.verdict,
+                want.solutions,
+                want.differences,
+                want.failed_at_root,
+                want.stats,
+            )
+        assert solver.status == ("solution limit" if want.verdict == "not unique" else "complete")
+    limited = bitfd.Solver(bitfd.parse_zebra(example("several.zebra")).model(strength="value"), node_limit=1)
+    assert limited.uniqueness().verdict == "unknown" and limited.status == "node limit"
