@@ -231,6 +231,41 @@ class Check:
     @property
     def rating(self) -> Optional[Rating]: ...
 
+class Sudoku:
+    """A sudoku board of 9x9 to 36x36 cells, read from one line."""
+
+    @staticmethod
+    def parse(line: str) -> Sudoku: ...
+    @property
+    def size(self) -> int: ...
+    @property
+    def box_size(self) -> int: ...
+    @property
+    def givens(self) -> int: ...
+    @property
+    def cells(self) -> list[Optional[int]]: ...
+    def model(self, strength: Strength = "domain", *, box_line: bool = False) -> Model: ...
+    def solve(
+        self,
+        *,
+        strength: Strength = "domain",
+        box_line: bool = False,
+        var_order: VarOrder = "first-fail",
+        value_order: ValueOrder = "min",
+        node_limit: Optional[int] = None,
+        time_limit: Optional[float] = None,
+    ) -> Optional[str]: ...
+    def check(
+        self,
+        *,
+        strength: Strength = "domain",
+        box_line: bool = False,
+        var_order: VarOrder = "first-fail",
+        value_order: ValueOrder = "min",
+        node_limit: Optional[int] = None,
+        time_limit: Optional[float] = None,
+    ) -> Check: ...
+
 def parse_zebra(text: str) -> Puzzle: ...
 def check(
     puzzle: Union[Puzzle, str],

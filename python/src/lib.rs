@@ -19,6 +19,7 @@ use pyo3::prelude::*;
 mod model;
 mod puzzle;
 mod solver;
+mod sudoku;
 
 create_exception!(
     bitfd,
@@ -57,6 +58,7 @@ fn _bitfd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<puzzle::Puzzle>()?;
     m.add_class::<puzzle::Check>()?;
     m.add_class::<puzzle::Rating>()?;
+    m.add_class::<sudoku::Sudoku>()?;
     m.add_function(wrap_pyfunction!(puzzle::check, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::check_many, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::parse_zebra, m)?)?;

@@ -26,4 +26,4 @@ def test_docstring_examples_run(name, obj):
 
 def test_every_public_class_and_function_shows_an_example():
     names = {t.name for n, o in OBJECTS for t in doctest.DocTestFinder().find(o, n) if t.examples}
-    assert {"bitfd", "bitfd.Model", "bitfd.Solver", "bitfd.Puzzle", "bitfd.check", "bitfd.check_many"} <= names
+    assert {"bitfd", "bitfd.Model", "bitfd.Solver", "bitfd.Puzzle", "bitfd.check", "bitfd.check_many", "bitfd.Sudoku"} <= names
