@@ -195,7 +195,10 @@ class Puzzle:
         node_limit: Optional[int] = None,
         time_limit: Optional[float] = None,
     ) -> Puzzle:
-        """A copy with a minimal set of clues; ValueError if not unique to begin with."""
+        """A copy with a minimal set of clues; ValueError if not unique to begin with.
+
+        A RuntimeWarning says when a limit cut a clue's check short (the set
+        may then not be minimal)."""
 
 class Rating:
     """A difficulty rating: the whole tree under first-fail, min value."""

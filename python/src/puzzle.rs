@@ -109,7 +109,8 @@ impl Puzzle {
     /// A copy with a minimal set of clues: removing any clue that is left
     /// makes the solution not unique. `seed` decides the order clues are
     /// tried in; raises `ValueError` if the puzzle is not unique to begin
-    /// with.
+    /// with. When a limit cuts a clue's check short, the clue stays and a
+    /// `RuntimeWarning` says the set may not be minimal.
     #[pyo3(signature = (seed = 0, *, strength = "domain", node_limit = None, time_limit = None))]
     fn minimize(
         &self,
@@ -122,9 +123,22 @@ impl Puzzle {
         let strength = crate::model::strength(strength)?;
         let options = search_options("first-fail", "min", node_limit, time_limit)?;
         let inner = &self.inner;
-        py.detach(|| inner.minimized(seed, strength, &options))
-            .map(|inner| Puzzle { inner })
-            .map_err(|e| PyValueError::new_err(e.to_string()))
+        let (inner, minimized) = py
+            .detach(|| inner.minimized(seed, strength, &options))
+            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+        let cut = minimized.cut_short.len();
+        if cut > 0 {
+            // Still unique, but a clue kept only because its check was cut
+            // short may not be needed.
+            let message = format!(
+                "{cut} clue check{} cut short by the limit: the set may not be minimal",
+                if cut == 1 { " was" } else { "s were" }
+            );
+            let message = std::ffi::CString::new(message).expect("no NUL in the message");
+            let category = py.get_type::<pyo3::exceptions::PyRuntimeWarning>();
+            PyErr::warn(py, &category, &message, 1)?;
+        }
+        Ok(Puzzle { inner })
     }
 
     /// The puzzle as `.zebra` text.

@@ -52,3 +52,18 @@ def test_minimize_keeps_a_unique_puzzle_with_fewer_clues():
     assert r.verdict == "unique"
     assert r.solutions == bitfd.check(p).solutions
     assert str(p.minimize(seed=3)) == str(small)
+
+
+def test_minimize_warns_when_a_limit_cuts_a_clue_check_short():
+    # Three clues fix three houses; the first check is solved at the root
+    # (one node), but with a clue off the check needs more than one node.
+    p = bitfd.parse_zebra("houses 3\nx: a b c\na = 1\nb = 2\nc = 3\n")
+    with pytest.warns(RuntimeWarning, match="may not be minimal"):
+        small = p.minimize(seed=0, node_limit=1)
+    assert bitfd.check(small).verdict == "unique"
+    # Without the limit every kept clue is proved needed: no warning.
+    import warnings
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        p.minimize(seed=0)
