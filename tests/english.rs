@@ -380,3 +380,105 @@ fn every_data_puzzle_rebuilt_from_groups_and_sentences_has_its_stated_solutions(
     assert!(checked >= 14, "only {checked} puzzles");
     eprintln!("{checked} data puzzles rebuilt from their sentences");
 }
+
+/// The command line on English input: `.txt` files, `--from english`,
+/// `translate`, and the graders' grid in `solve --json`.
+#[cfg(feature = "cli")]
+mod cli {
+    use super::common::cli::run;
+    use super::*;
+
+    /// The reasoning-gym example's published answer is `bob` (source: its
+    /// gallery, as in ../shared/data/zebra/reasoning_gym.json).
+    #[test]
+    fn solve_json_on_a_txt_file_gives_the_graders_grid_and_the_answer() {
+        let data = load_json("zebra/reasoning_gym.json");
+        let stated = &data["puzzles"][0]["questions"][0];
+        let r = run(
+            &["solve", "--json", "examples/puzzles/reasoning-gym.txt"],
+            None,
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let doc: Value = serde_json::from_str(&r.stdout).expect("JSON");
+        let solution = &doc["solutions"][0];
+        assert_eq!(solution["answers"][0]["answer"], stated["answer"]);
+        let table = &solution["table"];
+        assert_eq!(table["header"][0], "House");
+        let row1 = table["rows"][0].as_array().expect("a row");
+        assert_eq!(row1[0], "1");
+        assert_eq!(row1[1], stated["answer"]);
+        // Every value of the data's solution is in its stated house.
+        let expected = data["puzzles"][0]["expected"]["solution"]
+            .as_object()
+            .expect("a solution");
+        for (value, house) in expected {
+            let h = house.as_u64().expect("a house") as usize;
+            let row = table["rows"][h - 1].as_array().expect("a row");
+            assert!(row.iter().any(|c| c == value), "{value} not in house {h}");
+        }
+    }
+
+    #[test]
+    fn from_english_reads_standard_input_and_zebra_stays_the_default() {
+        let text = std::fs::read("examples/puzzles/zebralogic-example.txt").expect("example");
+        let r = run(&["solve", "--from", "english", "-"], Some(&text));
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert!(r.stdout.contains("Arnold  Peter  Eric"), "{}", r.stdout);
+        let r = run(&["solve", "-"], Some(&text));
+        assert_eq!(r.code, 1, "stdin is .zebra unless --from says otherwise");
+    }
+
+    #[test]
+    fn translate_prints_zebra_text_that_reads_back_to_the_same_puzzle() {
+        for file in [
+            "examples/puzzles/classic.txt",
+            "examples/puzzles/reasoning-gym.txt",
+        ] {
+            let r = run(&["translate", file], None);
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            let english =
+                english::parse(&std::fs::read_to_string(file).expect("example")).expect("reads");
+            let zebra = puzzle::parse(&r.stdout).expect("the translation parses");
+            assert_eq!(zebra, english, "{file}");
+            assert!(
+                r.stdout
+                    .contains("\"The Norwegian lives in the first house.\" Norwegian = 1")
+                    || !file.contains("classic")
+            );
+        }
+    }
+
+    #[test]
+    fn an_unreadable_sentence_is_an_error_with_its_line_and_the_words_not_placed() {
+        let text = "There are 2 houses.\n- Names: Eric, Arnold\n- Drinks: tea, milk\n\n1. Eric whistles.\n";
+        let r = run(&["check", "--from", "english", "-"], Some(text.as_bytes()));
+        assert_eq!(r.code, 1);
+        assert!(
+            r.stderr.contains("error[unreadable-sentence]"),
+            "{}",
+            r.stderr
+        );
+        assert!(r.stderr.contains(":5:4"), "{}", r.stderr);
+        assert!(r.stderr.contains("`whistles`"), "{}", r.stderr);
+    }
+
+    #[test]
+    fn check_json_on_an_english_puzzle_that_is_not_unique_names_the_differing_cells() {
+        // The ZebraLogic example without its clue 3: Eric may drink milk or
+        // tea, so two grids are left.
+        let text = std::fs::read_to_string("examples/puzzles/zebralogic-example.txt")
+            .expect("example")
+            .replace(
+                "3. The one who only drinks water is directly left of the person who likes milk.\n",
+                "",
+            );
+        let r = run(
+            &["check", "--json", "--from", "english", "-"],
+            Some(text.as_bytes()),
+        );
+        assert_eq!(r.code, 1);
+        let doc: Value = serde_json::from_str(r.stdout.trim()).expect("JSON");
+        let differences = doc["differences"].as_array().expect("differences");
+        assert!(!differences.is_empty(), "{doc}");
+    }
+}

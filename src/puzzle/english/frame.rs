@@ -146,16 +146,24 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
                 continue;
             }
         }
-        if let Some(q) = body.find('?') {
-            // The question runs from the start of its sentence to the `?`.
-            let head = &body[..q];
-            let from = head.rfind(['.', '!']).map_or(0, |i| {
-                i + 1 + (head[i + 1..].len() - head[i + 1..].trim_start().len())
-            });
-            questions.push(SentenceSyn {
-                text: &body[from..=q],
-                start: body_at + from,
-            });
+        if body.contains('?') {
+            // Each question runs from the start of its sentence to its `?`;
+            // a line may ask several (`Who drinks water? Who owns the zebra?`).
+            let mut from = 0;
+            while let Some(q) = body[from..].find('?').map(|q| from + q) {
+                let head = &body[from..q];
+                let start = head.rfind(['.', '!']).map_or(from, |i| from + i + 1);
+                let text = body[start..=q].trim_start();
+                let at = body_at + q + 1 - text.len();
+                if text.len() > 1 {
+                    questions.push(SentenceSyn { text, start: at });
+                }
+                from = q + 1;
+                // `??` closes the same question.
+                while body[from..].starts_with('?') {
+                    from += 1;
+                }
+            }
             continue;
         }
         let lower = body.to_lowercase();
