@@ -482,3 +482,144 @@ mod cli {
         assert!(!differences.is_empty(), "{doc}");
     }
 }
+
+/// Hostile text gets a diagnostic or a puzzle, never a panic: random
+/// characters, and the example puzzles with words cut, doubled and swapped.
+mod hostile {
+    use super::*;
+    use proptest::prelude::*;
+
+    const EXAMPLES: [&str; 3] = [
+        include_str!("../examples/puzzles/classic.txt"),
+        include_str!("../examples/puzzles/reasoning-gym.txt"),
+        include_str!("../examples/puzzles/zebralogic-example.txt"),
+    ];
+
+    /// Builds the model of whatever reads, so the puzzle's invariants are
+    /// exercised too (the model builder asserts them).
+    fn read(text: &str) {
+        if let Ok(p) = english::parse(text) {
+            let pm = p.to_model();
+            let options = SearchOptions::default().node_limit(200);
+            Solver::new(pm.model()).count(&options);
+            // The .zebra form of what was read reads back the same.
+            assert_eq!(puzzle::parse(&p.to_string()).as_ref(), Ok(&p));
+        }
+    }
+
+    proptest! {
+        #[test]
+        fn random_text_never_panics(text in "(?s).{0,400}") {
+            read(&text);
+        }
+
+        #[test]
+        fn mutated_examples_never_panic(
+            which in 0usize..3,
+            edits in proptest::collection::vec((0usize..4000, 0usize..4, "[ a-zA-Z0-9`,.:?'\u{2019}\u{130}-]{0,12}"), 1..6),
+        ) {
+            let mut text = EXAMPLES[which].to_owned();
+            for (at, op, insert) in edits {
+                let mut at = at % (text.len() + 1);
+                while !text.is_char_boundary(at) {
+                    at -= 1;
+                }
+                match op {
+                    0 => text.insert_str(at, &insert),
+                    1 => {
+                        let mut end = (at + insert.len()).min(text.len());
+                        while !text.is_char_boundary(end) {
+                            end += 1;
+                        }
+                        text.replace_range(at..end, "");
+                    }
+                    2 => {
+                        let piece: String = text[at..].chars().take(20).collect();
+                        text.insert_str(at, &piece);
+                    }
+                    _ => text.insert_str(at, "\n12. "),
+                }
+            }
+            read(&text);
+        }
+    }
+
+    #[test]
+    fn limits_give_diagnostics() {
+        let long = format!(
+            "There are 2 houses.\n- Names: a, b\n1. {}\n",
+            "word ".repeat(5000)
+        );
+        let e = english::parse(&long).unwrap_err();
+        assert_eq!(e.diagnostics()[0].kind, puzzle::ErrorKind::LineTooLong);
+        let big = "x".repeat(puzzle::MAX_SOURCE_BYTES + 1);
+        let e = english::parse(&big).unwrap_err();
+        assert_eq!(e.diagnostics()[0].kind, puzzle::ErrorKind::FileTooLarge);
+        let many = format!("There are 99 houses.\n- Names: a, b\n");
+        let e = english::parse(&many).unwrap_err();
+        assert_eq!(e.diagnostics()[0].kind, puzzle::ErrorKind::OutOfRange);
+        // A list with more values than houses.
+        let e = english::parse("There are 2 houses.\n- Names: a, b, c\n").unwrap_err();
+        assert_eq!(e.diagnostics()[0].kind, puzzle::ErrorKind::GroupTooLarge);
+        // A name in two groups that nothing around it settles.
+        let text = "There are 2 houses.\n- Pets: cat, dog\n- Toys: cat, ball\n1. The cat is in the first house.\n";
+        let e = english::parse(text).unwrap_err();
+        assert_eq!(e.diagnostics()[0].kind, puzzle::ErrorKind::AmbiguousName);
+        // ... and one the words settle.
+        let text = "There are 2 houses.\n- Each person has a pet: cat, dog\n- Each person has a toy: cat, ball\n1. The toy cat is in the first house.\n";
+        let p = english::parse(text).expect("the word `toy` says which");
+        assert_eq!(p.relation_text(&p.clues()[0].relation), "Toy.cat = 1");
+    }
+}
+
+/// The phrasings docs/english.md lists, each read to its relation.
+#[test]
+fn every_documented_phrasing_reads_to_its_relation() {
+    let frame = puzzle::parse("houses 5\nname: X Y P Q Eric\ncolor: red green blue white yellow\n")
+        .expect("frame");
+    let cases = [
+        ("X is Y.", "X = Y"),
+        ("X is the red one.", "X = red"),
+        ("X lives in the red house.", "X = red"),
+        ("X is not the red one.", "X != red"),
+        ("X and red live in different houses.", "X != red"),
+        ("X is in the third house.", "X = 3"),
+        ("X is in house 3.", "X = 3"),
+        ("X is in the middle house.", "X = 3"),
+        ("X lives on the top floor.", "X = 5"),
+        ("X is not in the first house.", "X != 1"),
+        ("X lives at one of the ends.", "X in {1, 5}"),
+        ("X is in the first or the last house.", "X in {1, 5}"),
+        (
+            "X does not live on either the top or the bottom floor.",
+            "X != 1; X != 5",
+        ),
+        ("X is directly left of red.", "red = X + 1"),
+        ("X is immediately to the right of red.", "X = red + 1"),
+        ("X is right after red.", "X = red + 1"),
+        ("X is somewhere to the left of red.", "X < red"),
+        ("X comes before red.", "X < red"),
+        ("X lives on a lower floor than red.", "X < red"),
+        ("X is somewhere to the right of red.", "X > red"),
+        ("X comes after red.", "X > red"),
+        ("X lives on a higher floor than does red.", "X > red"),
+        ("X and red are next to each other.", "|X - red| = 1"),
+        ("X lives next to red.", "|X - red| = 1"),
+        ("X's floor is adjacent to red's.", "|X - red| = 1"),
+        ("X does not live next to red.", "|X - red| != 1"),
+        ("There is one house between X and red.", "|X - red| = 2"),
+        ("There are two houses between X and red.", "|X - red| = 3"),
+        (
+            "X is somewhere between P and Q, in that order.",
+            "P < X < Q",
+        ),
+        ("There are five houses.", ""),
+        ("X, Y, P, Q and Eric live in different houses.", ""),
+    ];
+    for (sentence, want) in cases {
+        let got =
+            english::read_sentence(&frame, sentence).unwrap_or_else(|e| panic!("{sentence}: {e}"));
+        let got: Vec<String> = got.iter().map(|r| frame.relation_text(r)).collect();
+        assert_eq!(got.join("; "), want, "{sentence}");
+    }
+}

@@ -40,12 +40,10 @@ use crate::puzzle::diagnostic::ErrorKind;
 #[derive(Debug)]
 pub(crate) struct Vocabulary {
     houses: u8,
-    /// Every value's words (as keys), longest first among entries that
-    /// start with the same word.
-    entries: Vec<Entry>,
-    /// First key -> indexes into `entries`, longest entry first. Looked up
-    /// only, never iterated.
-    by_first: HashMap<String, Vec<usize>>,
+    /// The values' words (as keys) in a trie: node 0 is the root; a walk
+    /// along a sentence's keys finds the longest value from any word in
+    /// time proportional to the value's length.
+    trie: Vec<TrieNode>,
     /// Per group: the keys of the words that describe it (its name and its
     /// description line), without the words every description uses.
     cues: Vec<Vec<String>>,
@@ -55,10 +53,33 @@ pub(crate) struct Vocabulary {
     names: Vec<Group>,
 }
 
-#[derive(Debug)]
-struct Entry {
-    keys: Vec<String>,
-    value: ValueRef,
+/// A node of the values' trie.
+#[derive(Debug, Default)]
+struct TrieNode {
+    /// Next key -> child node. Looked up only, never iterated.
+    children: HashMap<String, usize>,
+    /// The values whose words end here (several: a name in two groups).
+    values: Vec<ValueRef>,
+}
+
+impl Vocabulary {
+    fn insert(trie: &mut Vec<TrieNode>, keys: &[String], value: ValueRef) {
+        let mut node = 0;
+        for k in keys {
+            node = match trie[node].children.get(k) {
+                Some(&child) => child,
+                None => {
+                    trie.push(TrieNode::default());
+                    let child = trie.len() - 1;
+                    trie[node].children.insert(k.clone(), child);
+                    child
+                }
+            };
+        }
+        if !trie[node].values.contains(&value) {
+            trie[node].values.push(value);
+        }
+    }
 }
 
 /// Words of a group's description that say nothing about which group it is.
@@ -169,8 +190,13 @@ impl Vocabulary {
             let name = groups[g].name.to_lowercase();
             cues[g] == ["name"] || matches!(name.as_str(), "name" | "names" | "first name")
         });
-        let mut entries = Vec::new();
+        let mut trie = vec![TrieNode::default()];
         for (g, group) in groups.iter().enumerate() {
+            let prefix: Vec<String> = split_name(&group.name)
+                .iter()
+                .flat_map(|w| words::tokens(w, 0))
+                .map(|t| t.key)
+                .collect();
             for (v, value) in group.values.iter().enumerate() {
                 let value_ref = ValueRef { group: g, value: v };
                 let keys: Vec<String> =
@@ -180,41 +206,15 @@ impl Vocabulary {
                 }
                 // A value renamed for uniqueness (`child alice`, `child/alice`
                 // in group `child`) is also mentioned without the group's words.
-                let prefix: Vec<String> = split_name(&group.name)
-                    .iter()
-                    .flat_map(|w| words::tokens(w, 0))
-                    .map(|t| t.key)
-                    .collect();
                 if !prefix.is_empty() && keys.len() > prefix.len() && keys.starts_with(&prefix) {
-                    entries.push(Entry {
-                        keys: keys[prefix.len()..].to_vec(),
-                        value: value_ref,
-                    });
+                    Vocabulary::insert(&mut trie, &keys[prefix.len()..], value_ref);
                 }
-                entries.push(Entry {
-                    keys,
-                    value: value_ref,
-                });
+                Vocabulary::insert(&mut trie, &keys, value_ref);
             }
-        }
-        let mut by_first: HashMap<String, Vec<usize>> = HashMap::new();
-        for (i, e) in entries.iter().enumerate() {
-            by_first.entry(e.keys[0].clone()).or_default().push(i);
-        }
-        // Longest first; ties keep declaration order (the sort is stable).
-        // Each list is sorted in place, so the order the lists are visited
-        // in decides nothing.
-        #[expect(
-            clippy::disallowed_methods,
-            reason = "each list is sorted in place; the visiting order decides nothing"
-        )]
-        for list in by_first.values_mut() {
-            list.sort_by_key(|&e| std::cmp::Reverse(entries[e].keys.len()));
         }
         Vocabulary {
             houses,
-            entries,
-            by_first,
+            trie,
             cues,
             person_names,
             names: groups.to_vec(),
@@ -236,28 +236,16 @@ impl Vocabulary {
         let mut out = Vec::new();
         let mut i = 0;
         while i < tokens.len() {
+            // The longest value starting at word `i`.
             let mut best: Option<(usize, Vec<ValueRef>)> = None;
-            if let Some(list) = self.by_first.get(&tokens[i].key) {
-                for &e in list {
-                    let keys = &self.entries[e].keys;
-                    let len = keys.len();
-                    if i + len > tokens.len()
-                        || !keys
-                            .iter()
-                            .zip(&tokens[i..i + len])
-                            .all(|(k, t)| *k == t.key)
-                    {
-                        continue;
-                    }
-                    match &mut best {
-                        Some((l, _)) if *l > len => {}
-                        Some((l, c)) if *l == len => {
-                            if !c.contains(&self.entries[e].value) {
-                                c.push(self.entries[e].value);
-                            }
-                        }
-                        _ => best = Some((len, vec![self.entries[e].value])),
-                    }
+            let mut node = 0;
+            for (len, t) in tokens[i..].iter().enumerate() {
+                match self.trie[node].children.get(&t.key) {
+                    Some(&child) => node = child,
+                    None => break,
+                }
+                if !self.trie[node].values.is_empty() {
+                    best = Some((len + 1, self.trie[node].values.clone()));
                 }
             }
             match best {

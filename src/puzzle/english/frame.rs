@@ -591,10 +591,13 @@ pub(crate) fn group_name(description: &str, g: usize) -> String {
             name.extend(first.to_uppercase());
             name.push_str(chars.as_str());
         }
-        if name.chars().count() > MAX_NAME_CHARS - 4 {
+        if name.len() > MAX_NAME_CHARS * 4 {
             break;
         }
     }
+    // At most 56 characters, so that a number added to tell two groups
+    // apart keeps it within the name limit; in NFC, as names are compared.
+    let name: String = text::nfc(&name).chars().take(MAX_NAME_CHARS - 8).collect();
     if name.is_empty() {
         format!("Group{}", g + 1)
     } else {

@@ -90,7 +90,10 @@ fn push_word(raw: &str, at: usize, out: &mut Vec<Token>) {
     if after == "t" && head.ends_with('n') && head.len() > 1 {
         // `doesn't` -> `does` `not`; `can't` -> `ca` `not` is harmless.
         let stem = &head[..head.len() - 1];
-        let cut = at + stem.len();
+        // The cut in the raw word (lower case may change byte lengths):
+        // just before the `n` that precedes the apostrophe.
+        let raw_apostrophe = raw.find(['\'', '\u{2019}']).unwrap_or(raw.len());
+        let cut = at + raw_apostrophe.saturating_sub(1);
         out.push(token(stem.to_owned(), at..cut, false));
         out.push(token("not".to_owned(), cut..at + raw.len(), false));
         return;
