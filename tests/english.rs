@@ -555,8 +555,8 @@ mod hostile {
         let big = "x".repeat(puzzle::MAX_SOURCE_BYTES + 1);
         let e = english::parse(&big).unwrap_err();
         assert_eq!(e.diagnostics()[0].kind, puzzle::ErrorKind::FileTooLarge);
-        let many = format!("There are 99 houses.\n- Names: a, b\n");
-        let e = english::parse(&many).unwrap_err();
+        let many = "There are 99 houses.\n- Names: a, b\n";
+        let e = english::parse(many).unwrap_err();
         assert_eq!(e.diagnostics()[0].kind, puzzle::ErrorKind::OutOfRange);
         // A list with more values than houses.
         let e = english::parse("There are 2 houses.\n- Names: a, b, c\n").unwrap_err();
