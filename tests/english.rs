@@ -419,6 +419,48 @@ mod cli {
     }
 
     #[test]
+    fn generate_english_writes_json_lines_whose_text_reads_back_to_their_solution() {
+        for style in ["zebralogic", "reasoning-gym", "classic"] {
+            let args = [
+                "generate",
+                "--english",
+                "--style",
+                style,
+                "--houses",
+                "5",
+                "--groups",
+                "4",
+                "--seed",
+                "3",
+                "--count",
+                "3",
+                "--jobs",
+                "2",
+            ];
+            let r = run(&args, None);
+            assert_eq!(r.code, 0, "{}", r.stderr);
+            assert_eq!(r.stdout, run(&args, None).stdout, "byte-stable");
+            let lines: Vec<&str> = r.stdout.lines().collect();
+            assert_eq!(lines.len(), 3);
+            for (k, line) in lines.iter().enumerate() {
+                let doc: Value = serde_json::from_str(line).expect("a JSON line");
+                assert_eq!(doc["id"], format!("gen-5x4-seed{}", 3 + k));
+                assert_eq!(doc["size"], "5*4");
+                assert_eq!(doc["seed"], 3 + k as u64);
+                let p = english::parse(str_of(&doc["text"])).expect("the text reads");
+                let (pm, solutions) = solve(&p);
+                assert_eq!(solutions.len(), 1);
+                let grid = english::AnswerGrid::new(&p, &pm, &solutions[0]);
+                assert_eq!(
+                    serde_json::to_value(&grid.rows).expect("rows"),
+                    doc["solution"]["rows"]
+                );
+                assert!(doc["rating"]["nodes"].as_u64().expect("nodes") >= 1);
+            }
+        }
+    }
+
+    #[test]
     fn from_english_reads_standard_input_and_zebra_stays_the_default() {
         let text = std::fs::read("examples/puzzles/zebralogic-example.txt").expect("example");
         let r = run(&["solve", "--from", "english", "-"], Some(&text));
@@ -622,4 +664,79 @@ fn every_documented_phrasing_reads_to_its_relation() {
         let got: Vec<String> = got.iter().map(|r| frame.relation_text(r)).collect();
         assert_eq!(got.join("; "), want, "{sentence}");
     }
+}
+
+/// English out and back: a generated puzzle written in each style reads
+/// back to a puzzle with the same unique solution. `BITFD_ROUND_TRIPS`
+/// sets how many puzzles (the default keeps the test quick).
+#[test]
+fn generated_puzzles_written_in_english_read_back_to_the_same_unique_solution() {
+    use bitfd::generate::{GenerateOptions, generate};
+    let total: usize = std::env::var("BITFD_ROUND_TRIPS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(300);
+    let styles = [
+        english::Style::ZebraLogic,
+        english::Style::ReasoningGym,
+        english::Style::Classic,
+    ];
+    let mut done = 0;
+    let mut seed = 0u64;
+    while done < total {
+        seed += 1;
+        let houses = 2 + (seed % 7) as u8; // 2 to 8
+        let groups = 1 + ((seed / 7) % 8) as usize; // 1 to 8
+        let style = styles[(seed % 3) as usize];
+        let g = generate(&GenerateOptions {
+            houses,
+            groups,
+            seed,
+        })
+        .expect("a size in range");
+        let text = english::write(&g.puzzle, style).expect("generated clues have sentences");
+        let back =
+            english::parse(&text).unwrap_or_else(|e| panic!("seed {seed} {style:?}: {e}\n{text}"));
+        assert_eq!(
+            back.clues().len(),
+            g.puzzle.clues().len(),
+            "seed {seed}\n{text}"
+        );
+        assert_eq!(
+            back.asks().len(),
+            g.puzzle.asks().len(),
+            "seed {seed}\n{text}"
+        );
+        for (a, b) in back.asks().iter().zip(g.puzzle.asks()) {
+            assert_eq!(
+                (a.target, a.group),
+                (b.target, b.group),
+                "seed {seed}\n{text}"
+            );
+        }
+        // The clues read back to the relations written, in order.
+        for (a, b) in back.clues().iter().zip(g.puzzle.clues()) {
+            assert_eq!(
+                canonical(&a.relation),
+                canonical(&b.relation),
+                "seed {seed}\n{text}"
+            );
+        }
+        let (pm, solutions) = solve(&back);
+        assert_eq!(solutions.len(), 1, "seed {seed} {style:?}\n{text}");
+        for (gi, group) in back.groups().iter().enumerate() {
+            for v in 0..group.values.len() {
+                let house = pm.house(
+                    &solutions[0],
+                    ValueRef {
+                        group: gi,
+                        value: v,
+                    },
+                );
+                assert_eq!(house, g.solution[gi][v], "seed {seed}: {}", group.values[v]);
+            }
+        }
+        done += 1;
+    }
+    eprintln!("{done} generated puzzles read back to their unique solution");
 }

@@ -107,13 +107,18 @@ Examples:
   bitfd generate --houses 5 --groups 4 --seed 1
   bitfd generate --houses 6 --groups 6 --seed 1 --count 100 --out puzzles/
   bitfd generate --houses 8 --groups 8 --seed 42 --count 10 --out p/ | xargs bitfd check
+  bitfd generate --english --style reasoning-gym --houses 5 --groups 4 --seed 1 --count 3
 
 Each puzzle has a unique solution and a minimal set of clues. Puzzle k
 (from 0) of a run has seed S+k. With --out it is written to
 DIR/gen-HxG-seedN.zebra (H houses, G groups, seed N) and the path is
 printed, one a line; without, the puzzles go to standard output, each
 after a line `# ==> gen-HxG-seedN.zebra <==` when there are several. The
-same arguments give the same bytes on every machine, whatever --jobs.";
+same arguments give the same bytes on every machine, whatever --jobs.
+With --english, each puzzle is one JSON line of English text (file
+DIR/gen-HxG-seedN.json with --out): id, size (\"H*G\"), style, text, the
+solution grid, the rating (nodes, failures, whether it needs guessing) and
+the seed.";
 
 /// The `bitfd` command line.
 #[derive(Debug, Parser)]
@@ -412,8 +417,40 @@ pub(crate) struct GenerateArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
 
+    /// Write each puzzle as English text in a JSON line: id, size, style,
+    /// text, solution (ZebraLogic's grid), rating and seed.
+    #[arg(long)]
+    pub(crate) english: bool,
+
+    /// The family of phrasing of --english.
+    #[arg(long, value_enum, value_name = "STYLE", default_value_t = StyleArg::Zebralogic, requires = "english")]
+    pub(crate) style: StyleArg,
+
     #[command(flatten)]
     pub(crate) jobs: Jobs,
+}
+
+/// `--style`: a family of English phrasing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum StyleArg {
+    /// ZebraLogic's grid mode: backticked lists, `## Clues:`.
+    Zebralogic,
+    /// reasoning-gym's zebra_puzzles: comma lists and a question.
+    ReasoningGym,
+    /// Classic numbered sentences, a list a line.
+    Classic,
+}
+
+impl StyleArg {
+    /// The library's style.
+    pub(crate) fn style(self) -> bitfd::puzzle::english::Style {
+        use bitfd::puzzle::english::Style;
+        match self {
+            StyleArg::Zebralogic => Style::ZebraLogic,
+            StyleArg::ReasoningGym => Style::ReasoningGym,
+            StyleArg::Classic => Style::Classic,
+        }
+    }
 }
 
 /// The search settings. The defaults are the strongest and fastest known:

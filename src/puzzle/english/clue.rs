@@ -358,7 +358,7 @@ impl Vocabulary {
 }
 
 /// `HairColor`, `hair_color`, `hair color` -> `hair`, `color`.
-fn split_name(name: &str) -> Vec<String> {
+pub(crate) fn split_name(name: &str) -> Vec<String> {
     let mut out = Vec::new();
     let mut word = String::new();
     let mut prev_lower = false;
@@ -502,7 +502,7 @@ pub(crate) fn read(vocab: &Vocabulary, sentence: &str, base: usize) -> Result<Re
     let mut count: Option<(u64, usize)> = None;
     let free = |i: usize, used: &[bool]| i < tokens.len() && !used[i];
     let noun_ahead = |i: usize, used: &[bool]| {
-        (i + 1..(i + 5).min(tokens.len()))
+        (i + 1..(i + 8).min(tokens.len()))
             .take_while(|&j| !used[j])
             .any(|j| is_house_noun(&tokens[j].norm))
     };

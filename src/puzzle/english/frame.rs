@@ -625,7 +625,13 @@ fn read_question(
     let first = tokens.first().map_or("", |t| t.norm.as_str());
     // `House 1`, `the first house`.
     let house = house_in(&tokens, vocab.houses());
-    let asked_group = group_in(vocab, groups, &tokens, &mentions);
+    // The group asked for is not the group of the value asked about
+    // (`What is the pet of the one whose color is red?`).
+    let exclude = match &mentions[..] {
+        [m] => Some(m.candidates[0].group),
+        _ => None,
+    };
+    let asked_group = group_in(vocab, groups, &tokens, &mentions, exclude);
     if let Some(h) = house {
         if let Some(g) = asked_group {
             return Ok(Some(Ask {
@@ -721,6 +727,7 @@ fn group_in(
     groups: &[Group],
     tokens: &[Token],
     mentions: &[clue::Mention],
+    exclude: Option<usize>,
 ) -> Option<usize> {
     let in_mention = |i: usize| mentions.iter().any(|m| (m.first..m.end).contains(&i));
     let free: Vec<&Token> = tokens
@@ -729,13 +736,21 @@ fn group_in(
         .filter(|(i, _)| !in_mention(*i))
         .map(|(_, t)| t)
         .collect();
-    let by_name = groups.iter().position(|g| {
-        let key = words::key(&g.name.to_lowercase());
-        free.iter()
-            .any(|t| t.key == key || t.norm == g.name.to_lowercase())
+    // The group's name as words (`PhoneModel` is `phone`, `model`), in a row.
+    let by_name = (0..groups.len()).find(|&g| {
+        let name: Vec<String> = clue::split_name(&groups[g].name)
+            .iter()
+            .map(|w| words::key(w))
+            .collect();
+        Some(g) != exclude
+            && !name.is_empty()
+            && free
+                .windows(name.len())
+                .any(|w| w.iter().zip(&name).all(|(t, k)| t.key == *k))
     });
     by_name.or_else(|| {
         let hits: Vec<usize> = (0..groups.len())
+            .filter(|&g| Some(g) != exclude)
             .filter(|&g| {
                 vocab
                     .cues(g)

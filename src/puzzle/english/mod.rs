@@ -32,6 +32,9 @@
 mod clue;
 mod frame;
 mod words;
+mod write;
+
+pub use write::{Style, WriteError, write};
 
 use super::ast::{Puzzle, Relation};
 use super::diagnostic::{Diagnostic, LineIndex, ParseErrors};

@@ -321,6 +321,37 @@ pub(crate) fn ordinal(norm: &str) -> Option<u64> {
     }
 }
 
+/// The ordinal word for `n` (1-based), for writing English: `first`, `23rd`.
+pub(crate) fn ordinal_word(n: u8) -> String {
+    const WORDS: [&str; 12] = [
+        "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth",
+        "tenth", "eleventh", "twelfth",
+    ];
+    match WORDS.get(usize::from(n).wrapping_sub(1)) {
+        Some(w) => (*w).to_owned(),
+        None => {
+            let suffix = match (n % 10, n % 100) {
+                (1, x) if x != 11 => "st",
+                (2, x) if x != 12 => "nd",
+                (3, x) if x != 13 => "rd",
+                _ => "th",
+            };
+            format!("{n}{suffix}")
+        }
+    }
+}
+
+/// The cardinal word for `n`, for writing English: `five`, `13`.
+pub(crate) fn cardinal_word(n: u8) -> String {
+    const WORDS: [&str; 13] = [
+        "zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten",
+        "eleven", "twelve",
+    ];
+    WORDS
+        .get(usize::from(n))
+        .map_or_else(|| n.to_string(), |w| (*w).to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -370,5 +401,9 @@ mod tests {
         assert_eq!(ordinal("third"), Some(3));
         assert_eq!(ordinal("22nd"), Some(22));
         assert_eq!(ordinal("nd"), None);
+        for n in 1..=63u8 {
+            assert_eq!(ordinal(&ordinal_word(n)), Some(u64::from(n)));
+            assert_eq!(cardinal(&cardinal_word(n)), Some(u64::from(n)));
+        }
     }
 }
