@@ -70,6 +70,7 @@ fn every_zebralogic_dev_puzzle_solves_from_its_text_to_its_published_grid() {
 fn every_zebralogic_dev_multiple_choice_answer_comes_out_right() {
     let data = load_json("english/zebralogic_dev.json");
     let mut asked = 0;
+    let mut read_by_reader = 0;
     for p in data["puzzles"].as_array().expect("puzzles") {
         let id = str_of(&p["id"]);
         let puzzle = english::parse(str_of(&p["text"])).expect("reads");
@@ -94,12 +95,24 @@ fn every_zebralogic_dev_multiple_choice_answer_comes_out_right() {
                 .next()
                 .and_then(|s| s.trim_end_matches('?').parse().ok())
                 .expect("a house number");
-            let group = column - 1; // column 0 is `House`
-            let ask = puzzle::Ask {
-                question: Some(text.to_owned()),
-                target: puzzle::Target::House(house),
-                group: Some(group),
+            // The reader reads the question itself where the header names
+            // the column with the words of its list (`MusicGenre`); else
+            // (`Food` for `something unique for lunch`) the column is the
+            // header's.
+            let with_question = format!("{}\n{text}\n", str_of(&p["text"]));
+            let ask = match english::parse(&with_question) {
+                Ok(q) => {
+                    read_by_reader += 1;
+                    q.asks()[0].clone()
+                }
+                Err(_) => puzzle::Ask {
+                    question: Some(text.to_owned()),
+                    target: puzzle::Target::House(house),
+                    group: Some(column - 1), // column 0 is `House`
+                },
             };
+            assert_eq!(ask.target, puzzle::Target::House(house), "{id}: {text}");
+            assert_eq!(ask.group, Some(column - 1), "{id}: {text}");
             let answer = puzzle::print::answer(&puzzle, &pm, &ask, &solutions[0]);
             let choices: Vec<&str> = q["choices"]
                 .as_array()
@@ -124,7 +137,9 @@ fn every_zebralogic_dev_multiple_choice_answer_comes_out_right() {
         }
     }
     assert!(asked >= 50, "only {asked} questions");
-    eprintln!("{asked} multiple-choice answers right");
+    eprintln!(
+        "{asked} multiple-choice answers right, {read_by_reader} of the questions read by the reader"
+    );
 }
 
 /// The `.zebra` frame (houses and groups) of a `zebra-1` puzzle object.
@@ -584,6 +599,19 @@ mod hostile {
             }
             read(&text);
         }
+    }
+
+    #[test]
+    fn a_count_between_houses_is_not_the_number_of_houses() {
+        let text = "- Names: Eric, Arnold, Peter, Bob\n\n1. There are two houses between Eric and Bob.\n2. Arnold is in the second house.\n";
+        let p = english::parse(text).expect("reads");
+        assert_eq!(
+            p.houses(),
+            4,
+            "from the lists, not from `two houses between`"
+        );
+        let text = "- Names: Eric, Arnold, Peter\n\n1. There are three houses.\n2. Eric is in the first house.\n";
+        assert_eq!(english::parse(text).expect("reads").houses(), 3);
     }
 
     #[test]

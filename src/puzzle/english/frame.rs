@@ -181,7 +181,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     let clue_count = || {
         clues
             .iter()
-            .find_map(|c| house_count(c.text, c.start).filter(|_| !c.text.contains('`')))
+            .find_map(|c| house_count(c.text, c.start).filter(|(_, span)| ends_sentence(c, span)))
     };
     let counted = prose_count.or_else(clue_count);
     let houses = match counted {
@@ -417,8 +417,15 @@ fn attribute_list(body: &str, at: usize) -> Option<ListSyn> {
     })
 }
 
-/// `There are 5 houses`, `five houses`, `houses numbered 1 to 5`: the count
-/// and its span.
+/// Whether `span` ends the clue's words: `There are five houses.` states
+/// the count, `There are two houses between X and Y` does not.
+fn ends_sentence(clue: &SentenceSyn<'_>, span: &Range<usize>) -> bool {
+    words::tokens(clue.text, clue.start)
+        .last()
+        .is_some_and(|t| t.span.end == span.end)
+}
+
+/// `There are 5 houses`, `five houses`: the count and its span.
 fn house_count(sentence: &str, at: usize) -> Option<(u64, Range<usize>)> {
     let tokens = words::tokens(sentence, at);
     for (i, t) in tokens.iter().enumerate() {
@@ -631,7 +638,7 @@ fn read_question(
         [m] => Some(m.candidates[0].group),
         _ => None,
     };
-    let asked_group = group_in(vocab, groups, &tokens, &mentions, exclude);
+    let asked_group = group_in(vocab, groups, sentence, at, &tokens, &mentions, exclude);
     if let Some(h) = house {
         if let Some(g) = asked_group {
             return Ok(Some(Ask {
@@ -725,16 +732,28 @@ fn house_in(tokens: &[Token], houses: u8) -> Option<u8> {
 fn group_in(
     vocab: &Vocabulary,
     groups: &[Group],
+    sentence: &str,
+    at: usize,
     tokens: &[Token],
     mentions: &[clue::Mention],
     exclude: Option<usize>,
 ) -> Option<usize> {
     let in_mention = |i: usize| mentions.iter().any(|m| (m.first..m.end).contains(&i));
-    let free: Vec<&Token> = tokens
+    // The words outside the mentions, a camel-case word split in its words
+    // (`What is MusicGenre of ...` names `music`, `genre`).
+    let free: Vec<String> = tokens
         .iter()
         .enumerate()
         .filter(|(i, _)| !in_mention(*i))
-        .map(|(_, t)| t)
+        .flat_map(|(_, t)| {
+            let raw = sentence
+                .get(t.span.start - at..t.span.end - at)
+                .unwrap_or("");
+            clue::split_name(raw)
+                .iter()
+                .map(|w| words::key(&w.to_lowercase()))
+                .collect::<Vec<_>>()
+        })
         .collect();
     // The group's name as words (`PhoneModel` is `phone`, `model`), in a row.
     let by_name = (0..groups.len()).find(|&g| {
@@ -746,7 +765,7 @@ fn group_in(
             && !name.is_empty()
             && free
                 .windows(name.len())
-                .any(|w| w.iter().zip(&name).all(|(t, k)| t.key == *k))
+                .any(|w| w.iter().zip(&name).all(|(t, k)| t == k))
     });
     by_name.or_else(|| {
         let hits: Vec<usize> = (0..groups.len())
@@ -755,7 +774,7 @@ fn group_in(
                 vocab
                     .cues(g)
                     .iter()
-                    .any(|c| c != "name" && free.iter().any(|t| &t.key == c))
+                    .any(|c| c != "name" && free.contains(c))
             })
             .collect();
         match hits[..] {
