@@ -628,6 +628,19 @@ mod hostile {
         let many = "There are 99 houses.\n- Names: a, b\n";
         let e = english::parse(many).unwrap_err();
         assert_eq!(e.diagnostics()[0].kind, puzzle::ErrorKind::OutOfRange);
+        // Characters the .zebra form cannot quote.
+        for bad in ['\u{1}', '\u{200B}'] {
+            let text =
+                format!("There are 2 houses.\n- Names: a, b\n1. a is in the first{bad} house.\n");
+            let e = english::parse(&text).unwrap_err();
+            assert!(
+                matches!(
+                    e.diagnostics()[0].kind,
+                    puzzle::ErrorKind::UnexpectedCharacter | puzzle::ErrorKind::InvisibleCharacter
+                ),
+                "{e}"
+            );
+        }
         // A list with more values than houses.
         let e = english::parse("There are 2 houses.\n- Names: a, b, c\n").unwrap_err();
         assert_eq!(e.diagnostics()[0].kind, puzzle::ErrorKind::GroupTooLarge);

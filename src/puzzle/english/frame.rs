@@ -232,6 +232,46 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     let descriptions: Vec<String> = lists.iter().map(|l| l.description.clone()).collect();
     let vocab = Vocabulary::new(houses, &groups, &descriptions);
 
+    // Sentences become quoted labels and questions in the `.zebra` form, which
+    // refuses control and invisible characters (they cannot be told apart
+    // on screen): refuse them here too.
+    let clean = |c: &SentenceSyn<'_>, errors: &mut Errors<'_>| {
+        let bad = c
+            .text
+            .char_indices()
+            .find(|&(_, ch)| (ch.is_control() && ch != '\t') || text::invisible(ch).is_some());
+        match bad {
+            None => true,
+            Some((i, ch)) => {
+                let at = c.start + i;
+                let (kind, what) = match text::invisible(ch) {
+                    Some(what) => (
+                        ErrorKind::InvisibleCharacter,
+                        format!("invisible character U+{:04X} ({what})", u32::from(ch)),
+                    ),
+                    None => (
+                        ErrorKind::UnexpectedCharacter,
+                        format!("unexpected control character U+{:04X}", u32::from(ch)),
+                    ),
+                };
+                errors.add(
+                    kind,
+                    at..at + ch.len_utf8(),
+                    format!("{what} in a sentence"),
+                    "nothing invisible: delete it",
+                );
+                false
+            }
+        }
+    };
+    let clues: Vec<SentenceSyn<'_>> = clues
+        .into_iter()
+        .filter(|c| clean(c, &mut errors))
+        .collect();
+    let questions: Vec<SentenceSyn<'_>> = questions
+        .into_iter()
+        .filter(|q| clean(q, &mut errors))
+        .collect();
     let mut puzzle_clues = Vec::new();
     let mut clue_spots = Vec::new();
     for (i, c) in clues.iter().enumerate() {
