@@ -12,7 +12,7 @@ use std::fmt::{self, Write as _};
 use super::words;
 use crate::puzzle::ast::{Ask, Cmp, Operand, Puzzle, Relation, Target, ValueRef};
 
-/// A family of phrasing for [`write`].
+/// A family of phrasing for [`write()`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Style {
     /// ZebraLogic's grid mode: backticked lists and `## Clues:`.
