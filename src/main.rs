@@ -1,5 +1,5 @@
-//! The `bitfd` command line: `solve`, `check`, `sudoku`, `minimize` and
-//! `generate`.
+//! The `bitfd` command line: `solve`, `check`, `sudoku`, `minimize`,
+//! `generate` and `translate`.
 //!
 //! Thin by design: this file parses the arguments (clap), sets the colour
 //! choice, runs the subcommand and turns its result into the exit code;
@@ -44,6 +44,7 @@ fn main() -> ExitCode {
         Command::Sudoku(args) => cli::sudoku(args),
         Command::Minimize(args) => cli::minimize(args),
         Command::Generate(args) => cli::generate(args),
+        Command::Translate(args) => cli::translate(args),
     };
     match result {
         Ok(code) => code,

@@ -641,7 +641,14 @@ fn example_commands(help: &str) -> Vec<String> {
 
 #[test]
 fn help_examples_run_only_commands_that_exist() {
-    let subcommands = ["solve", "check", "sudoku", "minimize", "generate"];
+    let subcommands = [
+        "solve",
+        "check",
+        "sudoku",
+        "minimize",
+        "generate",
+        "translate",
+    ];
     let mut seen = 0;
     for command in [
         &[][..],
@@ -650,6 +657,7 @@ fn help_examples_run_only_commands_that_exist() {
         &["sudoku"],
         &["minimize"],
         &["generate"],
+        &["translate"],
     ] {
         let help = run(&[command, &["--help"][..]].concat(), None).stdout;
         let mut lines = help.lines().skip_while(|l| *l != "Examples:").skip(1);

@@ -254,7 +254,11 @@ fn syntax_errors_say_what_was_expected() {
     let d = only_error(&format!("{HEADER}1 < 2\n"));
     assert_eq!(d.expected, "a value name on at least one side");
     let d = only_error(&format!("{HEADER}\"A sentence without a clue.\"\n"));
-    assert_eq!(d.message, "a sentence alone is not a clue");
+    assert_eq!(d.kind, ErrorKind::UnreadableSentence);
+    assert_eq!(
+        d.message,
+        "no value of the puzzle is named in this sentence"
+    );
     let d = only_error(&format!("{HEADER}red = \"green\n"));
     assert_eq!(d.kind, ErrorKind::UnterminatedString);
     let d = only_error(&format!("{HEADER}red == green\n"));

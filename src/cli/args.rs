@@ -23,8 +23,11 @@ Examples:
   bitfd sudoku boards.txt
   bitfd minimize examples/puzzles/zebra.zebra --seed 1
   bitfd generate --houses 6 --groups 6 --seed 1 --count 100 --out puzzles/
+  bitfd solve --json examples/puzzles/zebralogic-example.txt
+  bitfd translate examples/puzzles/zebralogic-example.txt
 
-The .zebra format is described in docs/format.md.
+The .zebra format is described in docs/format.md, English input in
+docs/english.md (.txt files are read as English).
 Exit codes: 0 every input answered (no solution is an answer); 1 an input
 error, or for check a puzzle without exactly one solution; 2 a usage error;
 3 a node or time limit left an answer unknown (and nothing made it 1).";
@@ -93,18 +96,35 @@ clue's check; a clue whose check it cuts short stays without proof, and
 the output says so in a comment (the set may not be minimal) and the exit
 code is 3.";
 
+const TRANSLATE_EXAMPLES: &str = "\
+Examples:
+  bitfd translate examples/puzzles/zebralogic-example.txt
+  bitfd translate examples/puzzles/zebralogic-example.txt > new.zebra && bitfd check new.zebra
+
+Reads an English puzzle (docs/english.md) and prints it as .zebra text: the
+groups as the lists give them, then each clue's sentence in quotes with the
+relation it was read as, so that the reading can be checked and fixed by
+hand. A sentence that only restates the frame (\"There are five houses.\")
+gives no line. A sentence the reader cannot place is an error with its line
+and column, the values it found and the words it could not place.";
+
 const GENERATE_EXAMPLES: &str = "\
 Examples:
   bitfd generate --houses 5 --groups 4 --seed 1
   bitfd generate --houses 6 --groups 6 --seed 1 --count 100 --out puzzles/
   bitfd generate --houses 8 --groups 8 --seed 42 --count 10 --out p/ | xargs bitfd check
+  bitfd generate --english --style reasoning-gym --houses 5 --groups 4 --seed 1 --count 3
 
 Each puzzle has a unique solution and a minimal set of clues. Puzzle k
 (from 0) of a run has seed S+k. With --out it is written to
 DIR/gen-HxG-seedN.zebra (H houses, G groups, seed N) and the path is
 printed, one a line; without, the puzzles go to standard output, each
 after a line `# ==> gen-HxG-seedN.zebra <==` when there are several. The
-same arguments give the same bytes on every machine, whatever --jobs.";
+same arguments give the same bytes on every machine, whatever --jobs.
+With --english, each puzzle is one JSON line of English text (file
+DIR/gen-HxG-seedN.json with --out): id, size (\"H*G\"), style, text, the
+solution grid, the rating (nodes, failures, whether it needs guessing) and
+the seed.";
 
 /// The `bitfd` command line.
 #[derive(Debug, Parser)]
@@ -138,6 +158,31 @@ pub(crate) enum Command {
     /// Generate zebra puzzles with a unique solution and a minimal set of clues.
     #[command(after_help = GENERATE_EXAMPLES)]
     Generate(GenerateArgs),
+    /// Print the .zebra form of an English puzzle, each sentence beside the relation it was read as.
+    #[command(after_help = TRANSLATE_EXAMPLES)]
+    Translate(TranslateArgs),
+}
+
+/// What format an input is in (`--from`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum InputFormat {
+    /// The .zebra format (docs/format.md).
+    Zebra,
+    /// English puzzle text: ZebraLogic, reasoning-gym or classic numbered clues (docs/english.md).
+    English,
+}
+
+/// `bitfd translate`.
+#[derive(Debug, Args)]
+pub(crate) struct TranslateArgs {
+    /// The puzzle file (English; `.zebra` files are read as .zebra); `-` reads standard input.
+    #[arg(value_name = "FILE")]
+    pub(crate) file: PathBuf,
+
+    /// Read the file as this format, whatever its name [default: .zebra
+    /// files as .zebra, everything else as English].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub(crate) from: Option<InputFormat>,
 }
 
 /// `bitfd solve`.
@@ -220,13 +265,18 @@ pub(crate) struct CheckArgs {
 /// Where a batch's puzzles come from, and how many threads work on them.
 #[derive(Debug, Args)]
 pub(crate) struct BatchArgs {
-    /// Puzzle files (.zebra); `-` reads standard input.
+    /// Puzzle files: .zebra, or English text (.txt); `-` reads standard input.
     #[arg(
         value_name = "FILE",
         required_unless_present = "jsonl",
         conflicts_with = "jsonl"
     )]
     pub(crate) files: Vec<PathBuf>,
+
+    /// Read every file as this format, whatever its name [default: .txt
+    /// files as English, everything else, standard input too, as .zebra].
+    #[arg(long, value_enum, value_name = "FORMAT", conflicts_with = "jsonl")]
+    pub(crate) from: Option<InputFormat>,
 
     /// Read puzzles as JSON lines (`-`: standard input): one puzzle object a
     /// line, in the JSON form of the shared test data (docs/format.md).
@@ -295,7 +345,7 @@ impl BatchArgs {
     /// (after a message on stderr) if the JSON-lines file cannot be opened.
     pub(crate) fn source(&self) -> Option<Source> {
         let Some(path) = &self.jsonl else {
-            return Some(Source::files(self.files.clone()));
+            return Some(Source::files(self.files.clone(), self.from));
         };
         match Source::json_lines(path) {
             Ok(source) => Some(source),
@@ -342,9 +392,14 @@ pub(crate) enum BoxLine {
 /// `bitfd minimize`.
 #[derive(Debug, Args)]
 pub(crate) struct MinimizeArgs {
-    /// The puzzle file (.zebra); `-` reads standard input.
+    /// The puzzle file (.zebra, or English text in a .txt file); `-` reads standard input.
     #[arg(value_name = "FILE")]
     pub(crate) file: PathBuf,
+
+    /// Read the file as this format, whatever its name [default: .txt
+    /// files as English, everything else as .zebra].
+    #[arg(long, value_enum, value_name = "FORMAT")]
+    pub(crate) from: Option<InputFormat>,
 
     /// Chooses the order in which clues are tried; another seed may keep
     /// other clues.
@@ -382,8 +437,40 @@ pub(crate) struct GenerateArgs {
     #[arg(long, value_name = "DIR")]
     pub(crate) out: Option<PathBuf>,
 
+    /// Write each puzzle as English text in a JSON line: id, size, style,
+    /// text, solution (ZebraLogic's grid), rating and seed.
+    #[arg(long)]
+    pub(crate) english: bool,
+
+    /// The family of phrasing of --english.
+    #[arg(long, value_enum, value_name = "STYLE", default_value_t = StyleArg::Zebralogic, requires = "english")]
+    pub(crate) style: StyleArg,
+
     #[command(flatten)]
     pub(crate) jobs: Jobs,
+}
+
+/// `--style`: a family of English phrasing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum StyleArg {
+    /// ZebraLogic's grid mode: backticked lists, `## Clues:`.
+    Zebralogic,
+    /// reasoning-gym's zebra_puzzles: comma lists and a question.
+    ReasoningGym,
+    /// Classic numbered sentences, a list a line.
+    Classic,
+}
+
+impl StyleArg {
+    /// The library's style.
+    pub(crate) fn style(self) -> bitfd::puzzle::english::Style {
+        use bitfd::puzzle::english::Style;
+        match self {
+            StyleArg::Zebralogic => Style::ZebraLogic,
+            StyleArg::ReasoningGym => Style::ReasoningGym,
+            StyleArg::Classic => Style::Classic,
+        }
+    }
 }
 
 /// The search settings. The defaults are the strongest and fastest known:

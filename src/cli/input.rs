@@ -20,6 +20,7 @@ use serde_json::Value;
 use unicode_width::UnicodeWidthStr as _;
 
 use super::ERROR;
+use super::args::InputFormat;
 
 /// A file's name as messages show it: `<stdin>` for `-`.
 pub(crate) fn display_name(path: &Path) -> String {
@@ -104,6 +105,8 @@ pub(crate) struct Item {
 pub(crate) enum Body {
     /// A `.zebra` file's bytes.
     Zebra(Vec<u8>),
+    /// An English puzzle's bytes.
+    English(Vec<u8>),
     /// One line of JSON.
     Json(Vec<u8>),
     /// It could not be read: the message says why.
@@ -119,6 +122,9 @@ pub(crate) struct Loaded {
     pub(crate) id: Option<Value>,
     /// The puzzle.
     pub(crate) puzzle: Puzzle,
+    /// Whether it was read from English text (its JSON output then adds
+    /// the grid in the form graders use).
+    pub(crate) english: bool,
 }
 
 /// Why an input gave no puzzle.
@@ -134,12 +140,15 @@ pub(crate) struct LoadError {
 }
 
 impl Item {
-    /// Reads a `.zebra` file (`-`: standard input); a file that cannot be
-    /// read gives an [`Body::Unreadable`] item.
-    pub(crate) fn read(path: &Path) -> Item {
-        let body = match read_file(path) {
-            Ok(bytes) => Body::Zebra(bytes),
-            Err(message) => Body::Unreadable(message),
+    /// Reads a puzzle file (`-`: standard input) in the format `from`
+    /// names, or by its name: `.txt` is English, anything else `.zebra`. A
+    /// file that cannot be read gives an [`Body::Unreadable`] item.
+    pub(crate) fn read(path: &Path, from: Option<InputFormat>) -> Item {
+        let format = from.unwrap_or_else(|| format_of(path));
+        let body = match (read_file(path), format) {
+            (Ok(bytes), InputFormat::Zebra) => Body::Zebra(bytes),
+            (Ok(bytes), InputFormat::English) => Body::English(bytes),
+            (Err(message), _) => Body::Unreadable(message),
         };
         Item {
             input: Input::file(path),
@@ -164,11 +173,25 @@ impl Item {
         };
         match body {
             Body::Unreadable(message) => fail(input, message),
+            Body::English(bytes) => match puzzle::english::parse_bytes(&bytes) {
+                Ok(puzzle) => Ok(Loaded {
+                    input,
+                    id: None,
+                    puzzle,
+                    english: true,
+                }),
+                Err(errors) => Err(LoadError {
+                    message: format!("{}: {}", input.name, first_line(&errors.to_string())),
+                    rendered: render_diagnostics(&input.name, &bytes, &errors),
+                    input,
+                }),
+            },
             Body::Zebra(bytes) => match puzzle::parse_bytes(&bytes) {
                 Ok(puzzle) => Ok(Loaded {
                     input,
                     id: None,
                     puzzle,
+                    english: false,
                 }),
                 Err(errors) => Err(LoadError {
                     message: format!("{}: {}", input.name, first_line(&errors.to_string())),
@@ -189,6 +212,7 @@ impl Item {
                         id: value.get("id").cloned(),
                         input,
                         puzzle,
+                        english: false,
                     }),
                     Err(e) => {
                         let message = format!("{}: {e}", input.name);
@@ -197,6 +221,18 @@ impl Item {
                 }
             }
         }
+    }
+}
+
+/// The format a file's name suggests: `.txt` is English, the rest `.zebra`.
+pub(crate) fn format_of(path: &Path) -> InputFormat {
+    let txt = path
+        .extension()
+        .is_some_and(|e| e.eq_ignore_ascii_case("txt"));
+    if txt {
+        InputFormat::English
+    } else {
+        InputFormat::Zebra
     }
 }
 
@@ -209,16 +245,16 @@ const MAX_JSON_LINE: usize = puzzle::MAX_SOURCE_BYTES;
 
 /// Where a batch's inputs come from, read in order on one thread.
 pub(crate) enum Source {
-    /// `.zebra` files, `-` for standard input.
-    Files(std::vec::IntoIter<PathBuf>),
+    /// Puzzle files, `-` for standard input, and the format `--from` names.
+    Files(std::vec::IntoIter<PathBuf>, Option<InputFormat>),
     /// A JSON-lines stream.
     Json(Lines),
 }
 
 impl Source {
-    /// The `.zebra` files, in order.
-    pub(crate) fn files(paths: Vec<PathBuf>) -> Source {
-        Source::Files(paths.into_iter())
+    /// The puzzle files, in order, read as `from` says (or by their names).
+    pub(crate) fn files(paths: Vec<PathBuf>, from: Option<InputFormat>) -> Source {
+        Source::Files(paths.into_iter(), from)
     }
 
     /// A JSON-lines file (`-`: standard input).
@@ -233,7 +269,7 @@ impl Source {
     /// How many inputs there are, when known before reading them.
     pub(crate) fn len(&self) -> Option<u64> {
         match self {
-            Source::Files(paths) => Some(paths.len() as u64),
+            Source::Files(paths, _) => Some(paths.len() as u64),
             Source::Json(_) => None,
         }
     }
@@ -246,7 +282,10 @@ impl Iterator for Source {
     /// [`Body::Unreadable`] item.
     fn next(&mut self) -> Option<Item> {
         match self {
-            Source::Files(paths) => paths.next().map(|path| Item::read(&path)),
+            Source::Files(paths, from) => {
+                let from = *from;
+                paths.next().map(|path| Item::read(&path, from))
+            }
             Source::Json(lines) => {
                 let (number, line) = lines.next()?;
                 let at = format!("{}:{number}", lines.name);

@@ -14,7 +14,7 @@ use super::{ERROR, INPUT_ERROR, UNKNOWN, WARN};
 
 /// Runs `bitfd minimize`.
 pub(crate) fn minimize(args: &MinimizeArgs) -> io::Result<ExitCode> {
-    let item = Item::read(&args.file);
+    let item = Item::read(&args.file, args.from);
     let name = item.input.name.clone();
     let puzzle = match item.load() {
         Ok(loaded) => loaded.puzzle,

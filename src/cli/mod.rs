@@ -6,7 +6,7 @@
 //! * [`batch`]: many puzzles on every core, output in input order, the
 //!   progress bar;
 //! * [`mod@solve`], [`mod@check`], [`mod@sudoku`], [`mod@minimize`],
-//!   [`mod@generate`]: the subcommands;
+//!   [`mod@generate`], [`mod@translate`]: the subcommands;
 //! * [`writer`]: the thread that writes streaming output.
 //!
 //! Each subcommand returns the exit code, or an IO error on stdout.
@@ -19,6 +19,7 @@ mod input;
 mod minimize;
 mod solve;
 mod sudoku;
+mod translate;
 mod writer;
 
 use std::num::NonZeroUsize;
@@ -33,6 +34,7 @@ pub(crate) use generate::generate;
 pub(crate) use minimize::minimize;
 pub(crate) use solve::solve;
 pub(crate) use sudoku::sudoku;
+pub(crate) use translate::translate;
 
 /// Exit code: an input could not be read or parsed, or `check` found a
 /// puzzle without exactly one solution.

@@ -22,6 +22,7 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
+use bitfd::puzzle::english::AnswerGrid;
 use bitfd::puzzle::print::{Answer, Grid, Verdict, answer, blame, cite};
 use bitfd::puzzle::{self, MinimalConflict, Puzzle, PuzzleModel};
 use bitfd::{
@@ -548,7 +549,7 @@ impl<'a> JsonStream<'a> {
     /// The text for one more solution: the head before the first, a comma
     /// before the others.
     fn solution(&mut self, s: &Solution) -> String {
-        let body = solution_json(&self.loaded.puzzle, self.pm, s).to_string();
+        let body = solution_json(self.loaded, self.pm, s).to_string();
         if self.head.is_some() {
             return format!(",{body}");
         }
@@ -710,7 +711,7 @@ fn solve_json(solved: &Solved<'_>) -> Value {
     let solutions: Vec<Value> = outcome
         .solutions
         .iter()
-        .map(|s| solution_json(puzzle, pm, s))
+        .map(|s| solution_json(loaded, pm, s))
         .collect();
     let root_failure = match verdict {
         Verdict::NoSolution(Some(c)) => {
@@ -756,8 +757,11 @@ fn solve_json(solved: &Solved<'_>) -> Value {
     doc
 }
 
-/// One solution as JSON: its grid and its answers.
-fn solution_json(puzzle: &Puzzle, pm: &PuzzleModel, s: &Solution) -> Value {
+/// One solution as JSON: its grid and its answers; for a puzzle read from
+/// English, also the grid as graders use it (ZebraLogic's `{"header":
+/// [...], "rows": [[...]]}`).
+fn solution_json(loaded: &Loaded, pm: &PuzzleModel, s: &Solution) -> Value {
+    let puzzle = &loaded.puzzle;
     let grid: Vec<Value> = Grid::new(puzzle, pm, s)
         .rows
         .into_iter()
@@ -771,7 +775,12 @@ fn solution_json(puzzle: &Puzzle, pm: &PuzzleModel, s: &Solution) -> Value {
             json!({ "question": a.question, "answer": a.answer })
         })
         .collect();
-    json!({ "grid": grid, "answers": answers })
+    let mut doc = json!({ "grid": grid, "answers": answers });
+    if loaded.english {
+        let table = AnswerGrid::new(puzzle, pm, s);
+        doc["table"] = json!({ "header": table.header, "rows": table.rows });
+    }
+    doc
 }
 
 /// The constraint that failed at the root: its description, and the line

@@ -53,6 +53,8 @@ pub enum ErrorKind {
     MissingHouses,
     /// The file exceeds a count limit (groups, constraints, questions).
     TooMany,
+    /// An English sentence the reader cannot turn into a clue or a question.
+    UnreadableSentence,
 }
 
 impl ErrorKind {
@@ -76,6 +78,7 @@ impl ErrorKind {
             ErrorKind::BadName => "bad-name",
             ErrorKind::MissingHouses => "missing-houses",
             ErrorKind::TooMany => "too-many",
+            ErrorKind::UnreadableSentence => "unreadable-sentence",
         }
     }
 }

@@ -36,6 +36,7 @@
 mod ast;
 mod diagnostic;
 mod encode;
+pub mod english;
 #[cfg(feature = "serde")]
 mod json;
 mod lexer;

@@ -182,6 +182,9 @@ enum Body {
     },
     /// `a in {h, ...}`.
     In { a: RefSyn, set: Vec<Num> },
+    /// A sentence alone, for the English reader: one relation, several or
+    /// none (a sentence that restates the frame).
+    Sentence(String),
 }
 
 #[derive(Debug)]
@@ -389,16 +392,18 @@ impl<'s> Line<'_, 's> {
             (Tok::Word("title"), _) => self.title(syntax),
             (Tok::Word("houses"), _) => self.houses(syntax),
             (Tok::Word("ask"), _) => self.ask(syntax),
-            (Tok::Str(_), None) => Err(SynErr {
-                kind: ErrorKind::Syntax,
-                message: "a sentence alone is not a clue".to_owned(),
-                span: self.here(),
-                expected: "a constraint after the sentence".to_owned(),
-                notes: vec![
-                    "help: write the constraint on the same line: \"The Englishman lives in the red house.\" Englishman = red".to_owned(),
-                    "help: to keep the sentence as a note, make it a comment with `#`".to_owned(),
-                ],
-            }),
+            // A sentence alone: the English reader reads it in pass 2.
+            (Tok::Str(label), None) => {
+                let label = label.clone();
+                let span = self.here();
+                self.bump();
+                syntax.clues.push(ClueSyn {
+                    label: Some(label.clone()),
+                    body: Body::Sentence(label),
+                    span,
+                });
+                Ok(())
+            }
             // `"orange juice" in {1, 2}`: a quoted value before `in` is no label.
             (Tok::Str(_), Some(Tok::Word("in"))) => self.clue(None, syntax),
             (Tok::Str(label), Some(Tok::Word(_) | Tok::Str(_) | Tok::Int(_) | Tok::Bar)) => {
@@ -934,6 +939,16 @@ impl<'x, 's> Resolver<'x, 's> {
                 self.errors.add(d);
                 break;
             }
+            if let Body::Sentence(text) = &c.body {
+                for relation in self.sentence(text, c.span.clone()) {
+                    clues.push(Clue {
+                        label: c.label.clone(),
+                        relation,
+                    });
+                    clue_spots.push(self.errors.spot(c.span.clone()));
+                }
+                continue;
+            }
             if let Some(relation) = self.relation(&c.body) {
                 clues.push(Clue {
                     label: c.label.clone(),
@@ -968,8 +983,31 @@ impl<'x, 's> Resolver<'x, 's> {
         })
     }
 
+    /// The relations of a sentence-only clue line, read by the English
+    /// reader against the groups; its diagnostics point at the quoted
+    /// sentence (escapes make positions inside it differ from the source).
+    fn sentence(&mut self, text: &str, span: Range<usize>) -> Vec<Relation> {
+        let Some(houses) = self.houses else {
+            return Vec::new();
+        };
+        let vocab = super::english::Vocabulary::new(houses, &self.groups, &[]);
+        match super::english::read_clue(&vocab, text) {
+            Ok(relations) => relations,
+            Err(mut d) => {
+                d.spot = self.errors.spot(span);
+                d.notes.push(
+                    "help: write the relation after the sentence: \"The Englishman lives in the red house.\" Englishman = red"
+                        .to_owned(),
+                );
+                self.errors.add(*d);
+                Vec::new()
+            }
+        }
+    }
+
     fn relation(&mut self, body: &Body) -> Option<Relation> {
         match body {
+            Body::Sentence(_) => None,
             Body::Equal {
                 left,
                 right,

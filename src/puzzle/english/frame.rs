@@ -1,0 +1,825 @@
+//! The frame of an English puzzle: the house count, the attribute lists, the
+//! numbered clues and the question, found line by line.
+//!
+//! A line is, in this order of precedence:
+//! * a *clue* if it starts with a number and `.` or `)` (`12. Eric is ...`),
+//!   or, after a line that announces clues (`## Clues:`), with a bullet;
+//! * an *attribute list* if, before the first clue, it holds a colon with
+//!   values after it: backticked (`` `Arnold`, `Eric` ``) or separated by
+//!   commas (`carol, arnold, alice and bob`); the words before the colon
+//!   describe the group and give it its name (`People have unique hair
+//!   colors` is `HairColor`);
+//! * a *question* if it holds a `?`;
+//! * prose otherwise, where only the house count is looked for (`There are
+//!   5 houses`, `five houses`).
+//!
+//! Invariant: every span handed to diagnostics lies on char boundaries of
+//! the source, and every limit of the `.zebra` parser holds here too.
+
+use std::ops::Range;
+
+use super::clue::{self, Reading, Unread, Vocabulary};
+use super::words::{self, Token};
+use crate::puzzle::ast::{Ask, Clue, Group, Puzzle, Target, ValueRef};
+use crate::puzzle::diagnostic::{Diagnostic, ErrorKind, LineIndex, ParseErrors, Spot};
+use crate::puzzle::{
+    MAX_ASKS, MAX_CLUES, MAX_ERRORS, MAX_GROUPS, MAX_HOUSES, MAX_LINE_BYTES, MAX_NAME_CHARS,
+    MAX_SOURCE_BYTES, text,
+};
+
+/// The diagnostics of one source, capped at [`MAX_ERRORS`].
+struct Errors<'s> {
+    index: LineIndex<'s>,
+    list: Vec<Diagnostic>,
+    omitted: usize,
+}
+
+impl Errors<'_> {
+    fn add(&mut self, kind: ErrorKind, span: Range<usize>, message: String, expected: &str) {
+        self.push(Diagnostic {
+            kind,
+            message,
+            spot: self.index.spot(span),
+            expected: expected.to_owned(),
+            related: Vec::new(),
+            notes: Vec::new(),
+        });
+    }
+
+    fn push(&mut self, d: Diagnostic) {
+        if self.list.len() >= MAX_ERRORS {
+            self.omitted += 1;
+        } else {
+            self.list.push(d);
+        }
+    }
+
+    fn unread(&mut self, u: Unread) {
+        let d = Diagnostic {
+            kind: u.kind,
+            message: u.message,
+            spot: self.index.spot(u.span),
+            expected: u.expected,
+            related: Vec::new(),
+            notes: u.notes,
+        };
+        self.push(d);
+    }
+
+    fn spot(&self, span: Range<usize>) -> Spot {
+        self.index.spot(span)
+    }
+}
+
+/// A line of the source: its text (without `\r`) and where it starts.
+struct Line<'s> {
+    text: &'s str,
+    start: usize,
+}
+
+/// An attribute list as found.
+struct ListSyn {
+    description: String,
+    values: Vec<(String, Range<usize>)>,
+    span: Range<usize>,
+}
+
+/// A sentence (a clue or a question) and where it starts.
+struct SentenceSyn<'s> {
+    text: &'s str,
+    start: usize,
+}
+
+/// Parses a whole English puzzle; see [`super::parse`].
+pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
+    let mut errors = Errors {
+        index: LineIndex::new(source),
+        list: Vec::new(),
+        omitted: 0,
+    };
+    if source.len() > MAX_SOURCE_BYTES {
+        errors.add(
+            ErrorKind::FileTooLarge,
+            0..0,
+            format!(
+                "the puzzle is {} bytes long; the limit is {MAX_SOURCE_BYTES}",
+                source.len()
+            ),
+            "a smaller file",
+        );
+        return Err(ParseErrors::new(errors.list, errors.omitted));
+    }
+    let lines = split_lines(source, &mut errors);
+    let mut lists: Vec<ListSyn> = Vec::new();
+    let mut clues: Vec<SentenceSyn<'_>> = Vec::new();
+    let mut questions: Vec<SentenceSyn<'_>> = Vec::new();
+    let mut prose_count: Option<(u64, Range<usize>)> = None;
+    let mut clue_header = false;
+    for line in &lines {
+        let trimmed = line.text.trim();
+        if trimmed.is_empty() {
+            continue;
+        }
+        let lead = line.text.len() - line.text.trim_start().len();
+        if let Some(body) = numbered(trimmed) {
+            let at = line.start + lead + (trimmed.len() - body.len());
+            clues.push(SentenceSyn {
+                text: body.trim_end(),
+                start: at,
+            });
+            continue;
+        }
+        let unbulleted = trimmed.trim_start_matches(['-', '*', '\u{2022}', '\u{2013}']);
+        let bulleted = unbulleted.len() < trimmed.len();
+        let body = unbulleted.trim_start();
+        let body_at = line.start + lead + (trimmed.len() - body.len());
+        if clue_header && bulleted && !body.is_empty() {
+            clues.push(SentenceSyn {
+                text: body.trim_end(),
+                start: body_at,
+            });
+            continue;
+        }
+        if clues.is_empty() {
+            if let Some(list) = attribute_list(body, body_at) {
+                lists.push(list);
+                continue;
+            }
+        }
+        if body.contains('?') {
+            // Each question runs from the start of its sentence to its `?`;
+            // a line may ask several (`Who drinks water? Who owns the zebra?`).
+            let mut from = 0;
+            while let Some(q) = body[from..].find('?').map(|q| from + q) {
+                let head = &body[from..q];
+                let start = head.rfind(['.', '!']).map_or(from, |i| from + i + 1);
+                let text = body[start..=q].trim_start();
+                let at = body_at + q + 1 - text.len();
+                if text.len() > 1 {
+                    questions.push(SentenceSyn { text, start: at });
+                }
+                from = q + 1;
+                // `??` closes the same question.
+                while body[from..].starts_with('?') {
+                    from += 1;
+                }
+            }
+            continue;
+        }
+        let lower = body.to_lowercase();
+        if lower.contains("clue") && body.trim_end().ends_with(':') || lower.starts_with("## clue")
+        {
+            clue_header = true;
+        }
+        if prose_count.is_none() {
+            prose_count = house_count(body, body_at);
+        }
+    }
+
+    // The house count: from the prose, else from a clue (`1. There are five
+    // houses.`), else from the lists when they all have one length.
+    let clue_count = || {
+        clues
+            .iter()
+            .find_map(|c| house_count(c.text, c.start).filter(|(_, span)| ends_sentence(c, span)))
+    };
+    let counted = prose_count.or_else(clue_count);
+    let houses = match counted {
+        Some((k, span)) => {
+            if k == 0 || k > u64::from(MAX_HOUSES) {
+                errors.add(
+                    ErrorKind::OutOfRange,
+                    span,
+                    format!("{k} houses; a puzzle has 1 to {MAX_HOUSES}"),
+                    "a number of houses from 1 to 63",
+                );
+                None
+            } else {
+                Some(k as u8)
+            }
+        }
+        None => {
+            let sizes: Vec<usize> = lists.iter().map(|l| l.values.len()).collect();
+            match sizes.first() {
+                Some(&k) if sizes.iter().all(|&s| s == k) && k <= usize::from(MAX_HOUSES) => {
+                    Some(k as u8)
+                }
+                _ => {
+                    errors.add(
+                        ErrorKind::MissingHouses,
+                        0..0,
+                        "the text does not say how many houses there are".to_owned(),
+                        "a sentence such as `There are 5 houses`",
+                    );
+                    None
+                }
+            }
+        }
+    };
+
+    let groups = read_groups(&lists, houses, &mut errors);
+    if lists.is_empty() {
+        errors.add(
+            ErrorKind::Syntax,
+            0..0,
+            "the text lists no attribute values".to_owned(),
+            "a list a line: `- Each person has a unique name: `Arnold`, `Eric``",
+        );
+    }
+    let (Some(houses), Some(groups)) = (houses, groups) else {
+        return Err(ParseErrors::new(errors.list, errors.omitted));
+    };
+    let descriptions: Vec<String> = lists.iter().map(|l| l.description.clone()).collect();
+    let vocab = Vocabulary::new(houses, &groups, &descriptions);
+
+    // Sentences become quoted labels and questions in the `.zebra` form, which
+    // refuses control and invisible characters (they cannot be told apart
+    // on screen): refuse them here too.
+    let clean = |c: &SentenceSyn<'_>, errors: &mut Errors<'_>| {
+        let bad = c
+            .text
+            .char_indices()
+            .find(|&(_, ch)| (ch.is_control() && ch != '\t') || text::invisible(ch).is_some());
+        match bad {
+            None => true,
+            Some((i, ch)) => {
+                let at = c.start + i;
+                let (kind, what) = match text::invisible(ch) {
+                    Some(what) => (
+                        ErrorKind::InvisibleCharacter,
+                        format!("invisible character U+{:04X} ({what})", u32::from(ch)),
+                    ),
+                    None => (
+                        ErrorKind::UnexpectedCharacter,
+                        format!("unexpected control character U+{:04X}", u32::from(ch)),
+                    ),
+                };
+                errors.add(
+                    kind,
+                    at..at + ch.len_utf8(),
+                    format!("{what} in a sentence"),
+                    "nothing invisible: delete it",
+                );
+                false
+            }
+        }
+    };
+    let clues: Vec<SentenceSyn<'_>> = clues
+        .into_iter()
+        .filter(|c| clean(c, &mut errors))
+        .collect();
+    let questions: Vec<SentenceSyn<'_>> = questions
+        .into_iter()
+        .filter(|q| clean(q, &mut errors))
+        .collect();
+    let mut puzzle_clues = Vec::new();
+    let mut clue_spots = Vec::new();
+    for (i, c) in clues.iter().enumerate() {
+        let span = c.start..c.start + c.text.len();
+        if i == MAX_CLUES {
+            errors.add(
+                ErrorKind::TooMany,
+                span,
+                format!("more than {MAX_CLUES} clues"),
+                "fewer clues",
+            );
+            break;
+        }
+        match clue::read(&vocab, c.text, c.start) {
+            Ok(Reading::Relations(relations)) => {
+                for relation in relations {
+                    puzzle_clues.push(Clue {
+                        label: Some(c.text.to_owned()),
+                        relation,
+                    });
+                    clue_spots.push(errors.spot(span.clone()));
+                }
+            }
+            Ok(Reading::Frame) => {}
+            Err(u) => errors.unread(u),
+        }
+    }
+    let mut asks = Vec::new();
+    for (i, q) in questions.iter().enumerate() {
+        if i == MAX_ASKS {
+            errors.add(
+                ErrorKind::TooMany,
+                q.start..q.start + q.text.len(),
+                format!("more than {MAX_ASKS} questions"),
+                "fewer questions",
+            );
+            break;
+        }
+        match read_question(&vocab, &groups, q.text, q.start) {
+            Ok(Some(ask)) => asks.push(ask),
+            Ok(None) => {}
+            Err(u) => errors.unread(u),
+        }
+    }
+    if !errors.list.is_empty() || errors.omitted > 0 {
+        return Err(ParseErrors::new(errors.list, errors.omitted));
+    }
+    Ok(Puzzle {
+        title: None,
+        houses,
+        groups,
+        clues: puzzle_clues,
+        asks,
+        clue_spots,
+    })
+}
+
+/// The source's lines, without a byte-order mark or `\r`; a line longer
+/// than [`MAX_LINE_BYTES`] is reported and left out.
+fn split_lines<'s>(source: &'s str, errors: &mut Errors<'_>) -> Vec<Line<'s>> {
+    let body = source.strip_prefix('\u{feff}').unwrap_or(source);
+    let mut offset = source.len() - body.len();
+    let mut out = Vec::new();
+    for raw in body.split('\n') {
+        let start = offset;
+        offset += raw.len() + 1;
+        let text = raw.strip_suffix('\r').unwrap_or(raw);
+        if text.len() > MAX_LINE_BYTES {
+            let mut at = MAX_LINE_BYTES;
+            while !text.is_char_boundary(at) {
+                at -= 1;
+            }
+            errors.add(
+                ErrorKind::LineTooLong,
+                start + at..start + at,
+                format!(
+                    "line is {} bytes long; the limit is {MAX_LINE_BYTES}",
+                    text.len()
+                ),
+                "a shorter line",
+            );
+            continue;
+        }
+        out.push(Line { text, start });
+    }
+    out
+}
+
+/// The sentence of a numbered line (`12. Eric is ...`, `3) ...`).
+fn numbered(line: &str) -> Option<&str> {
+    let digits = line.bytes().take_while(u8::is_ascii_digit).count();
+    if digits == 0 || digits > 6 {
+        return None;
+    }
+    let rest = line[digits..].strip_prefix(['.', ')'])?;
+    if rest.starts_with(char::is_whitespace) && !rest.trim().is_empty() {
+        Some(rest.trim_start())
+    } else {
+        None
+    }
+}
+
+/// An attribute list: words, a colon, then values.
+fn attribute_list(body: &str, at: usize) -> Option<ListSyn> {
+    let colon = body.find(':')?;
+    let description = body[..colon].trim();
+    let after = &body[colon + 1..];
+    if after.trim().is_empty() {
+        return None;
+    }
+    let after_at = at + colon + 1;
+    let mut values = Vec::new();
+    if after.contains('`') {
+        // Backticked values: the text between each pair of backticks.
+        let mut rest = after;
+        let mut base = after_at;
+        while let Some(open) = rest.find('`') {
+            let Some(len) = rest[open + 1..].find('`') else {
+                break;
+            };
+            let s = open + 1;
+            values.push((rest[s..s + len].to_owned(), base + s..base + s + len));
+            let consumed = s + len + 1;
+            rest = &rest[consumed..];
+            base += consumed;
+        }
+    } else {
+        // Comma-separated values; `and`/`or` before the last one.
+        let mut pieces: Vec<(usize, &str)> = Vec::new();
+        let mut start = 0;
+        for (i, c) in after.char_indices() {
+            if c == ',' || c == ';' {
+                pieces.push((start, &after[start..i]));
+                start = i + 1;
+            }
+        }
+        pieces.push((start, &after[start..]));
+        if pieces.len() < 2 {
+            // One piece: `a and b` or `a or b` still lists two.
+            let (s, p) = pieces[0];
+            let k = p.find(" and ").or_else(|| p.find(" or "))?;
+            let word = if p[k..].starts_with(" and ") { 5 } else { 4 };
+            pieces = vec![(s, &p[..k]), (s + k + word, &p[k + word..])];
+        }
+        for (s, piece) in pieces {
+            let mut text = piece;
+            let mut from = s;
+            let trimmed = text.trim_start();
+            from += text.len() - trimmed.len();
+            text = trimmed;
+            for lead in ["and ", "or "] {
+                if let Some(t) = text.strip_prefix(lead) {
+                    from += lead.len();
+                    text = t.trim_start();
+                    from += t.len() - text.len();
+                }
+            }
+            let text = text.trim_end().trim_end_matches('.').trim_end();
+            let text = text.trim_matches(['"', '\'']);
+            if text.is_empty() {
+                continue;
+            }
+            let inner = after[from..].find(text).map_or(from, |k| from + k);
+            values.push((
+                text.to_owned(),
+                after_at + inner..after_at + inner + text.len(),
+            ));
+        }
+        if values.len() < 2 {
+            return None;
+        }
+    }
+    if values.is_empty() {
+        return None;
+    }
+    Some(ListSyn {
+        description: description
+            .trim_start_matches(['-', '*', '#'])
+            .trim()
+            .to_owned(),
+        values,
+        span: at..at + body.len(),
+    })
+}
+
+/// Whether `span` ends the clue's words: `There are five houses.` states
+/// the count, `There are two houses between X and Y` does not.
+fn ends_sentence(clue: &SentenceSyn<'_>, span: &Range<usize>) -> bool {
+    words::tokens(clue.text, clue.start)
+        .last()
+        .is_some_and(|t| t.span.end == span.end)
+}
+
+/// `There are 5 houses`, `five houses`: the count and its span.
+fn house_count(sentence: &str, at: usize) -> Option<(u64, Range<usize>)> {
+    let tokens = words::tokens(sentence, at);
+    for (i, t) in tokens.iter().enumerate() {
+        let Some(next) = tokens.get(i + 1) else {
+            break;
+        };
+        if matches!(next.norm.as_str(), "houses" | "floors") {
+            if let Some(k) = words::cardinal(&t.norm) {
+                return Some((k, t.span.start..next.span.end));
+            }
+        }
+    }
+    None
+}
+
+/// The groups of the lists, checked: names, sizes, duplicates.
+fn read_groups(
+    lists: &[ListSyn],
+    houses: Option<u8>,
+    errors: &mut Errors<'_>,
+) -> Option<Vec<Group>> {
+    let mut groups: Vec<Group> = Vec::new();
+    let mut ok = true;
+    for (g, list) in lists.iter().enumerate() {
+        if g == MAX_GROUPS {
+            errors.add(
+                ErrorKind::TooMany,
+                list.span.clone(),
+                format!("more than {MAX_GROUPS} groups"),
+                "fewer attribute lists",
+            );
+            return None;
+        }
+        let mut name = group_name(&list.description, g);
+        let mut k = 2;
+        while groups.iter().any(|x| x.name == name) {
+            name = format!("{}{k}", group_name(&list.description, g));
+            k += 1;
+        }
+        if let Some(h) = houses {
+            if list.values.len() > usize::from(h) {
+                errors.add(
+                    ErrorKind::GroupTooLarge,
+                    list.span.clone(),
+                    format!("{} values for {h} houses", list.values.len()),
+                    "at most one value a house",
+                );
+                ok = false;
+            }
+        }
+        let mut values: Vec<String> = Vec::new();
+        for (value, span) in &list.values {
+            let value = text::nfc(value.trim()).into_owned();
+            let chars = value.chars().count();
+            if value.is_empty() || chars > MAX_NAME_CHARS || words::tokens(&value, 0).is_empty() {
+                errors.add(
+                    ErrorKind::BadName,
+                    span.clone(),
+                    format!("a value of {chars} characters, or without a word"),
+                    "a value of 1 to 64 characters with a letter or digit",
+                );
+                ok = false;
+                continue;
+            }
+            if let Some(c) = value
+                .chars()
+                .find(|&c| text::invisible(c).is_some() || c.is_control())
+            {
+                errors.add(
+                    ErrorKind::InvisibleCharacter,
+                    span.clone(),
+                    format!(
+                        "the value holds an invisible character (U+{:04X})",
+                        u32::from(c)
+                    ),
+                    "visible characters",
+                );
+                ok = false;
+                continue;
+            }
+            if values.contains(&value) {
+                errors.add(
+                    ErrorKind::Duplicate,
+                    span.clone(),
+                    format!("`{value}` is listed twice"),
+                    "each value once",
+                );
+                ok = false;
+                continue;
+            }
+            values.push(value);
+        }
+        groups.push(Group { name, values });
+    }
+    ok.then_some(groups)
+}
+
+/// A group's name from its description: the words that are not common to
+/// every description, singular and capitalized (`People have unique hair
+/// colors` is `HairColor`), or `GroupN` when none is left.
+pub(crate) fn group_name(description: &str, g: usize) -> String {
+    const COMMON: &[&str] = &[
+        "a",
+        "all",
+        "an",
+        "and",
+        "are",
+        "as",
+        "at",
+        "by",
+        "different",
+        "distinct",
+        "each",
+        "every",
+        "everyone",
+        "everybody",
+        "favorite",
+        "favourite",
+        "for",
+        "from",
+        "has",
+        "have",
+        "in",
+        "is",
+        "it",
+        "its",
+        "kind",
+        "level",
+        "of",
+        "on",
+        "own",
+        "owns",
+        "people",
+        "person",
+        "prefer",
+        "prefers",
+        "something",
+        "that",
+        "the",
+        "their",
+        "them",
+        "they",
+        "this",
+        "to",
+        "type",
+        "types",
+        "unique",
+        "use",
+        "uses",
+        "who",
+        "whose",
+        "with",
+        "houses",
+        "keep",
+        "keeps",
+        "lives",
+        "live",
+        "like",
+        "likes",
+        "accompanied",
+    ];
+    let mut name = String::new();
+    for t in words::tokens(description, 0) {
+        if COMMON.contains(&t.norm.as_str()) {
+            continue;
+        }
+        let single = words::singular(&t.norm);
+        let mut chars = single.chars();
+        if let Some(first) = chars.next() {
+            name.extend(first.to_uppercase());
+            name.push_str(chars.as_str());
+        }
+        if name.len() > MAX_NAME_CHARS * 4 {
+            break;
+        }
+    }
+    // At most 56 characters, so that a number added to tell two groups
+    // apart keeps it within the name limit; in NFC, as names are compared.
+    let name: String = text::nfc(&name).chars().take(MAX_NAME_CHARS - 8).collect();
+    if name.is_empty() {
+        format!("Group{}", g + 1)
+    } else {
+        name
+    }
+}
+
+/// Reads a question: `What is Name of the person who lives in House 1?`,
+/// `Who owns the zebra?`, `Where does Eric live?`. A question about the
+/// whole grid (`Who lives where?`) asks nothing the grid does not show:
+/// `None`.
+fn read_question(
+    vocab: &Vocabulary,
+    groups: &[Group],
+    sentence: &str,
+    at: usize,
+) -> Result<Option<Ask>, Unread> {
+    let tokens = words::tokens(sentence, at);
+    let question = Some(sentence.to_owned());
+    let span = at..at + sentence.len();
+    let mut mentions = vocab.mentions(&tokens);
+    // A question names few values; a mention with several candidates is
+    // taken only if one candidate is left after the cue words.
+    mentions.retain(|m| m.candidates.len() == 1);
+    let first = tokens.first().map_or("", |t| t.norm.as_str());
+    // `House 1`, `the first house`.
+    let house = house_in(&tokens, vocab.houses());
+    // The group asked for is not the group of the value asked about
+    // (`What is the pet of the one whose color is red?`).
+    let exclude = match &mentions[..] {
+        [m] => Some(m.candidates[0].group),
+        _ => None,
+    };
+    let asked_group = group_in(vocab, groups, sentence, at, &tokens, &mentions, exclude);
+    if let Some(h) = house {
+        if let Some(g) = asked_group {
+            return Ok(Some(Ask {
+                question,
+                target: Target::House(h),
+                group: Some(g),
+            }));
+        }
+    }
+    let value: Option<ValueRef> = match &mentions[..] {
+        [m] => Some(m.candidates[0]),
+        _ => None,
+    };
+    match (value, first) {
+        (Some(v), "where") => Ok(Some(Ask {
+            question,
+            target: Target::Value(v),
+            group: None,
+        })),
+        (Some(v), _)
+            if tokens
+                .iter()
+                .any(|t| matches!(t.norm.as_str(), "where" | "house" | "position"))
+                && asked_group.is_none() =>
+        {
+            Ok(Some(Ask {
+                question,
+                target: Target::Value(v),
+                group: None,
+            }))
+        }
+        (Some(v), "who" | "which" | "what" | "whose") => {
+            let g = asked_group
+                .filter(|&g| g != v.group)
+                .or_else(|| person_group(vocab, groups, v.group));
+            match g {
+                Some(g) => Ok(Some(Ask {
+                    question,
+                    target: Target::Value(v),
+                    group: Some(g),
+                })),
+                None => Err(Unread {
+                    kind: ErrorKind::UnreadableSentence,
+                    message: "the question does not say which attribute it asks for".to_owned(),
+                    span,
+                    expected: "a question naming a group: `What is the Drink of Eric?`".to_owned(),
+                    notes: Vec::new(),
+                }),
+            }
+        }
+        (None, _) if mentions.is_empty() && house.is_none() => Ok(None),
+        _ => Err(Unread {
+            kind: ErrorKind::UnreadableSentence,
+            message: "cannot read the question".to_owned(),
+            span,
+            expected: "`Who owns the zebra?`, `What is Name of the person who lives in House 1?`"
+                .to_owned(),
+            notes: Vec::new(),
+        }),
+    }
+}
+
+/// The group a `who` question answers with: the group of people's names,
+/// else the first group other than the one asked about.
+fn person_group(vocab: &Vocabulary, groups: &[Group], asked: usize) -> Option<usize> {
+    (0..groups.len())
+        .find(|&g| g != asked && vocab.cues(g) == ["name"])
+        .or_else(|| (0..groups.len()).find(|&g| g != asked))
+}
+
+/// A house named in a question: `House 3`, `the third house`.
+fn house_in(tokens: &[Token], houses: u8) -> Option<u8> {
+    for (i, t) in tokens.iter().enumerate() {
+        let next = tokens.get(i + 1);
+        let k = if t.norm == "house" {
+            next.and_then(|n| words::digits(&n.norm))
+        } else if next.is_some_and(|n| n.norm == "house") {
+            words::ordinal(&t.norm)
+        } else {
+            None
+        };
+        if let Some(k) = k.filter(|&k| k >= 1 && k <= u64::from(houses)) {
+            return Some(k as u8);
+        }
+    }
+    None
+}
+
+/// The group a question asks for: the group whose name is a word of the
+/// question (`What is Name of ...`), else whose cue words are.
+fn group_in(
+    vocab: &Vocabulary,
+    groups: &[Group],
+    sentence: &str,
+    at: usize,
+    tokens: &[Token],
+    mentions: &[clue::Mention],
+    exclude: Option<usize>,
+) -> Option<usize> {
+    let in_mention = |i: usize| mentions.iter().any(|m| (m.first..m.end).contains(&i));
+    // The words outside the mentions, a camel-case word split in its words
+    // (`What is MusicGenre of ...` names `music`, `genre`).
+    let free: Vec<String> = tokens
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| !in_mention(*i))
+        .flat_map(|(_, t)| {
+            let raw = sentence
+                .get(t.span.start - at..t.span.end - at)
+                .unwrap_or("");
+            clue::split_name(raw)
+                .iter()
+                .map(|w| words::key(&w.to_lowercase()))
+                .collect::<Vec<_>>()
+        })
+        .collect();
+    // The group's name as words (`PhoneModel` is `phone`, `model`), in a row.
+    let by_name = (0..groups.len()).find(|&g| {
+        let name: Vec<String> = clue::split_name(&groups[g].name)
+            .iter()
+            .map(|w| words::key(w))
+            .collect();
+        Some(g) != exclude
+            && !name.is_empty()
+            && free
+                .windows(name.len())
+                .any(|w| w.iter().zip(&name).all(|(t, k)| t == k))
+    });
+    by_name.or_else(|| {
+        let hits: Vec<usize> = (0..groups.len())
+            .filter(|&g| Some(g) != exclude)
+            .filter(|&g| {
+                vocab
+                    .cues(g)
+                    .iter()
+                    .any(|c| c != "name" && free.contains(c))
+            })
+            .collect();
+        match hits[..] {
+            [g] => Some(g),
+            _ => None,
+        }
+    })
+}
