@@ -8,7 +8,7 @@ mod common;
 use bitfd::puzzle::{self, Cmp, Operand, Puzzle, Relation, ValueRef, english};
 use bitfd::{SearchOptions, Solver};
 use common::load_json;
-use common::zebra_text::{name, quoted, str_of};
+use common::zebra_text::{groups_text, quoted, str_of};
 use serde_json::Value;
 
 /// Every solution of a puzzle (the data puzzles are small).
@@ -144,21 +144,7 @@ fn every_zebralogic_dev_multiple_choice_answer_comes_out_right() {
 
 /// The `.zebra` frame (houses and groups) of a `zebra-1` puzzle object.
 fn frame_text(p: &Value) -> String {
-    let mut out = format!("houses {}\n", p["houses"]);
-    for g in p["groups"].as_array().expect("groups") {
-        let values: Vec<String> = g["values"]
-            .as_array()
-            .expect("values")
-            .iter()
-            .map(|v| name(str_of(v)))
-            .collect();
-        out.push_str(&format!(
-            "{}: {}\n",
-            name(str_of(&g["name"])),
-            values.join(" ")
-        ));
-    }
-    out
+    format!("houses {}\n{}", p["houses"], groups_text(p))
 }
 
 fn value_of(puzzle: &Puzzle, v: &Value) -> ValueRef {

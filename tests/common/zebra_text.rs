@@ -53,13 +53,9 @@ pub(crate) fn relation(c: &Value) -> String {
     }
 }
 
-/// The puzzle object of a `zebra-1` file as `.zebra` text.
-pub(crate) fn zebra_text(p: &Value) -> String {
+/// The group lines (`name: value value ...`) of a `zebra-1` puzzle object.
+pub(crate) fn groups_text(p: &Value) -> String {
     let mut out = String::new();
-    if let Some(title) = p["title"].as_str() {
-        out.push_str(&format!("title {}\n", quoted(title)));
-    }
-    out.push_str(&format!("houses {}\n\n", p["houses"]));
     for g in p["groups"].as_array().expect("groups") {
         let values: Vec<String> = g["values"]
             .as_array()
@@ -73,6 +69,17 @@ pub(crate) fn zebra_text(p: &Value) -> String {
             values.join(" ")
         ));
     }
+    out
+}
+
+/// The puzzle object of a `zebra-1` file as `.zebra` text.
+pub(crate) fn zebra_text(p: &Value) -> String {
+    let mut out = String::new();
+    if let Some(title) = p["title"].as_str() {
+        out.push_str(&format!("title {}\n", quoted(title)));
+    }
+    out.push_str(&format!("houses {}\n\n", p["houses"]));
+    out.push_str(&groups_text(p));
     out.push('\n');
     for clue in p["clues"].as_array().expect("clues") {
         let text = quoted(clue["text"].as_str().unwrap_or(""));
