@@ -140,7 +140,9 @@ def test_parse_error_lists_every_diagnostic():
         bitfd.Puzzle.parse("houses 3\nname: Peter Eric\nPeterr = 4\n")
     diagnostics = info.value.diagnostics
     assert len(diagnostics) == 2
-    assert diagnostics[0].startswith("3:1: error[unknown-name]")
+    assert str(diagnostics[0]).startswith("3:1: error[unknown-name]")
+    assert (diagnostics[0].line, diagnostics[0].column, diagnostics[0].code) == (3, 1, "unknown-name")
+    assert (info.value.line, info.value.column, info.value.code) == (3, 1, "unknown-name")
     assert "did you mean `Peter`?" in str(info.value)
     with pytest.raises(bitfd.ParseError):
         bitfd.check("houses 99\n")
