@@ -90,17 +90,29 @@ fn generate_all(
         .collect()
 }
 
-/// The checked options of a batch.
-fn batch(
-    py: Python<'_>,
+/// Which puzzles a batch makes: the Python arguments every batch function
+/// takes, as `bitfd generate` takes them.
+struct Batch {
     houses: u8,
     groups: usize,
-    seeds: Vec<u64>,
-) -> PyResult<Vec<GenerateOptions>> {
-    seeds
-        .into_iter()
-        .map(|seed| generate_options(py, houses, groups, seed))
-        .collect()
+    seeds: Option<Vec<u64>>,
+    seed: Option<u64>,
+    count: Option<u64>,
+    threads: Option<usize>,
+}
+
+impl Batch {
+    /// Checks the arguments and generates, in seed order: each puzzle with
+    /// the options it was made with.
+    fn run(self, py: Python<'_>) -> PyResult<(Vec<GenerateOptions>, Vec<Generated>)> {
+        let options = seeds_of(py, self.seeds, self.seed, self.count)?
+            .into_iter()
+            .map(|seed| generate_options(py, self.houses, self.groups, seed))
+            .collect::<PyResult<Vec<_>>>()?;
+        let threads = thread_count(self.threads)?;
+        let generated = generate_all(py, &options, threads)?;
+        Ok((options, generated))
+    }
 }
 
 /// Generates a puzzle with a unique solution and a minimal set of clues;
@@ -144,9 +156,16 @@ pub(crate) fn generate_many(
     count: Option<u64>,
     threads: Option<usize>,
 ) -> PyResult<Vec<Puzzle>> {
-    let options = batch(py, houses, groups, seeds_of(py, seeds, seed, count)?)?;
-    let threads = thread_count(threads)?;
-    Ok(generate_all(py, &options, threads)?
+    let batch = Batch {
+        houses,
+        groups,
+        seeds,
+        seed,
+        count,
+        threads,
+    };
+    let (_, generated) = batch.run(py)?;
+    Ok(generated
         .into_iter()
         .map(|g| Puzzle::wrap(g.puzzle))
         .collect())
@@ -180,9 +199,15 @@ pub(crate) fn generate_english(
     threads: Option<usize>,
 ) -> PyResult<Vec<String>> {
     let style = style_of(style)?;
-    let options = batch(py, houses, groups, seeds_of(py, seeds, seed, count)?)?;
-    let threads = thread_count(threads)?;
-    let generated = generate_all(py, &options, threads)?;
+    let batch = Batch {
+        houses,
+        groups,
+        seeds,
+        seed,
+        count,
+        threads,
+    };
+    let (options, generated) = batch.run(py)?;
     Ok(lines(&generated, &options, Some(style)))
 }
 
@@ -229,9 +254,15 @@ pub(crate) fn generate_files(
     threads: Option<usize>,
 ) -> PyResult<Vec<PathBuf>> {
     let style = english.then(|| style_of(style)).transpose()?;
-    let options = batch(py, houses, groups, seeds_of(py, seeds, seed, count)?)?;
-    let threads = thread_count(threads)?;
-    let generated = generate_all(py, &options, threads)?;
+    let batch = Batch {
+        houses,
+        groups,
+        seeds,
+        seed,
+        count,
+        threads,
+    };
+    let (options, generated) = batch.run(py)?;
     let texts = lines(&generated, &options, style);
     let extension = if english { "json" } else { "zebra" };
     let io_error = |path: &PathBuf, what: &str, e: std::io::Error| {
