@@ -22,6 +22,8 @@ use std::fmt;
 
 use crate::check::{Rating, SplitMix64};
 use crate::model::Strength;
+#[cfg(feature = "serde")]
+use crate::puzzle::english::{self, Style};
 use crate::puzzle::{Ask, Clue, Cmp, Group, Operand, Puzzle, Relation, Target, ValueRef};
 use crate::search::{SearchOptions, Solver};
 
@@ -169,6 +171,14 @@ impl fmt::Display for GenerateError {
 
 impl std::error::Error for GenerateError {}
 
+impl GenerateOptions {
+    /// The puzzle's name, `gen-HxG-seedN` (houses x groups, and the seed):
+    /// the CLI names its files and English records with it.
+    pub fn id(&self) -> String {
+        format!("gen-{}x{}-seed{}", self.houses, self.groups, self.seed)
+    }
+}
+
 /// A generated puzzle, its solution and its rating.
 #[derive(Clone, Debug)]
 pub struct Generated {
@@ -180,6 +190,54 @@ pub struct Generated {
     pub rating: Rating,
     /// Clues drawn before minimizing.
     pub drawn: usize,
+}
+
+/// One generated puzzle as a JSON line of English text in `style`, for
+/// benchmark builders (`bitfd generate --english` writes these): `id`,
+/// `size` (`"H*G"`), `style` ([`Style::name`]), `text`, `solution`
+/// (ZebraLogic's grid: a header `House` and the capitalized group names,
+/// one row a house), `rating` (`nodes`, `failures`, `needsGuessing`),
+/// `clues` and `seed`. The line ends in a newline.
+///
+/// `options` must be the ones `g` was generated with.
+#[cfg(feature = "serde")]
+pub fn english_line(g: &Generated, options: &GenerateOptions, style: Style) -> String {
+    // Generated clues are all of kinds the writer phrases.
+    let text = english::write(&g.puzzle, style).unwrap_or_default();
+    let mut header = vec!["House".to_owned()];
+    header.extend(
+        g.puzzle
+            .groups()
+            .iter()
+            .map(|group| english::capitalized(&group.name)),
+    );
+    let rows: Vec<Vec<String>> = (1..=options.houses)
+        .map(|h| {
+            let mut row = vec![h.to_string()];
+            for (gi, group) in g.puzzle.groups().iter().enumerate() {
+                let cell = (0..group.values.len())
+                    .find(|&v| g.solution[gi][v] == h)
+                    .map_or_else(String::new, |v| group.values[v].clone());
+                row.push(cell);
+            }
+            row
+        })
+        .collect();
+    let line = serde_json::json!({
+        "id": options.id(),
+        "size": format!("{}*{}", options.houses, options.groups),
+        "style": style.name(),
+        "text": text,
+        "solution": { "header": header, "rows": rows },
+        "rating": {
+            "nodes": g.rating.nodes,
+            "failures": g.rating.failures,
+            "needsGuessing": !g.rating.propagation_only,
+        },
+        "clues": g.puzzle.clues().len(),
+        "seed": options.seed,
+    });
+    format!("{line}\n")
 }
 
 /// Generates a puzzle with a unique solution and a minimal set of clues.
