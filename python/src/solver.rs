@@ -167,15 +167,17 @@ pub(crate) struct Solver {
 #[pymethods]
 impl Solver {
     #[new]
-    #[pyo3(signature = (model, *, var_order = "first-fail", value_order = "min", node_limit = None, time_limit = None))]
+    #[pyo3(signature = (model, *, var_order = "first-fail", value_order = "min", node_limit = None, time_limit = None, last_conflict = false))]
     fn new(
         model: PyRef<'_, Model>,
         var_order: &str,
         value_order: &str,
         node_limit: Option<u64>,
         time_limit: Option<f64>,
+        last_conflict: bool,
     ) -> PyResult<Solver> {
-        let options = search_options(var_order, value_order, node_limit, time_limit)?;
+        let options = search_options(var_order, value_order, node_limit, time_limit)?
+            .last_conflict(last_conflict);
         Ok(Solver {
             inner: bitfd::Solver::new(&model.inner),
             model: model.inner.clone(),
@@ -301,9 +303,14 @@ impl Solver {
             .options
             .time_limit
             .map_or_else(|| "None".to_owned(), |t| t.as_secs_f64().to_string());
+        let last_conflict = if self.options.last_conflict {
+            ", last_conflict=True"
+        } else {
+            ""
+        };
         format!(
             "Solver(var_order='{var_order}', value_order='{value_order}', \
-             node_limit={node_limit}, time_limit={time_limit})"
+             node_limit={node_limit}, time_limit={time_limit}{last_conflict})"
         )
     }
 }

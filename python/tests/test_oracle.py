@@ -132,12 +132,15 @@ def test_all_equals_brute_force(case):
     models(),
     st.sampled_from(["first-fail", "input-order", "largest-domain", "dom-wdeg"]),
     st.sampled_from(["min", "max", "split"]),
+    st.booleans(),
 )
-def test_every_order_count_iteration_and_first_agree(case, var_order, value_order):
+def test_every_order_count_iteration_and_first_agree(case, var_order, value_order, last_conflict):
     domains, constraints = case
     expected = brute_force(domains, constraints)
     model = build(domains, constraints)
-    solver = bitfd.Solver(model, var_order=var_order, value_order=value_order)
+    solver = bitfd.Solver(
+        model, var_order=var_order, value_order=value_order, last_conflict=last_conflict
+    )
     assert solver.count() == len(expected)
     assert set(as_tuples(iter(solver), len(domains))) == expected
     first = solver.first()

@@ -98,6 +98,10 @@ def test_handles_show_what_they_are():
     assert repr(bitfd.Solver(m, node_limit=3)) == (
         "Solver(var_order='first-fail', value_order='min', node_limit=3, time_limit=None)"
     )
+    assert repr(bitfd.Solver(m, var_order="dom-wdeg", last_conflict=True)) == (
+        "Solver(var_order='dom-wdeg', value_order='min', node_limit=None, time_limit=None, "
+        "last_conflict=True)"
+    )
 
 
 def test_names_work_wherever_variables_do():

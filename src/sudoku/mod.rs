@@ -10,7 +10,7 @@
 //! and, for every row, column and box, an all-different and an
 //! each-value-held (every value `1..=n` is somewhere in the unit), labelled
 //! `row 3`, `column 5`, `box 9`. [`SudokuModel::add_box_line`] adds the
-//! box-line intersections of every band ([`intersections`]), which large
+//! box-line intersections of every band, which large
 //! boards need.
 
 use std::fmt;
