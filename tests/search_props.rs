@@ -46,10 +46,15 @@ fn config() -> ProptestConfig {
     }
 }
 
-const VAR_ORDERS: [VarOrder; 3] = [
-    VarOrder::FirstFail,
-    VarOrder::InputOrder,
-    VarOrder::LargestDomain,
+/// The variable orders, each with reasoning from the last conflict off
+/// and, for the two that search hard instances, on.
+const VAR_ORDERS: [(VarOrder, bool); 6] = [
+    (VarOrder::FirstFail, false),
+    (VarOrder::InputOrder, false),
+    (VarOrder::LargestDomain, false),
+    (VarOrder::DomWdeg, false),
+    (VarOrder::FirstFail, true),
+    (VarOrder::DomWdeg, true),
 ];
 
 const VALUE_ORDERS: [ValueOrder; 3] = [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split];
@@ -340,12 +345,13 @@ fn check_searches(case: &RandomModel) -> Result<(), TestCaseError> {
     let expected = case.brute_force();
     let n = expected.len();
     let mut solver = Solver::new(&model);
-    for var_order in VAR_ORDERS {
+    for (var_order, last_conflict) in VAR_ORDERS {
         for value_order in VALUE_ORDERS {
             let opts = SearchOptions::default()
                 .var_order(var_order)
-                .value_order(value_order);
-            let at = format!("{var_order} / {value_order}");
+                .value_order(value_order)
+                .last_conflict(last_conflict);
+            let at = format!("{var_order} / {value_order} / last conflict {last_conflict}");
 
             let all = solver.all(&opts);
             prop_assert_eq!(all.status, SearchStatus::Complete, "{}", at);
