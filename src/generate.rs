@@ -197,6 +197,66 @@ pub struct Generated {
     pub drawn: usize,
 }
 
+impl Generated {
+    /// The puzzle as one JSON line of English text for benchmark builders
+    /// (what `bitfd generate --english` prints): `id` (`gen-HxG-seedS`),
+    /// `size` (`"H*G"`), `style`, `text`, `solution` (ZebraLogic's grid:
+    /// `header` `["House", group names...]` and one row a house), `rating`
+    /// (`nodes`, `failures`, `needsGuessing`), `clues` and `seed`, ending
+    /// with a newline. `seed` is the seed the puzzle was asked for.
+    #[cfg(feature = "serde")]
+    pub fn english_json_line(&self, style: crate::puzzle::english::Style, seed: u64) -> String {
+        use crate::puzzle::english::{self, Style};
+        let houses = self.puzzle.houses();
+        let groups = self.puzzle.groups();
+        // Generated clues are all of kinds the writer phrases.
+        let text = english::write(&self.puzzle, style).unwrap_or_default();
+        let mut header = vec!["House".to_owned()];
+        header.extend(groups.iter().map(|group| capitalized(&group.name)));
+        let rows: Vec<Vec<String>> = (1..=houses)
+            .map(|h| {
+                let mut row = vec![h.to_string()];
+                for (gi, group) in groups.iter().enumerate() {
+                    let cell = (0..group.values.len())
+                        .find(|&v| self.solution[gi][v] == h)
+                        .map_or_else(String::new, |v| group.values[v].clone());
+                    row.push(cell);
+                }
+                row
+            })
+            .collect();
+        let style_name = match style {
+            Style::ZebraLogic => "zebralogic",
+            Style::ReasoningGym => "reasoninggym",
+            Style::Classic => "classic",
+        };
+        let line = serde_json::json!({
+            "id": format!("gen-{houses}x{}-seed{seed}", groups.len()),
+            "size": format!("{houses}*{}", groups.len()),
+            "style": style_name,
+            "text": text,
+            "solution": { "header": header, "rows": rows },
+            "rating": {
+                "nodes": self.rating.nodes,
+                "failures": self.rating.failures,
+                "needsGuessing": !self.rating.propagation_only,
+            },
+            "clues": self.puzzle.clues().len(),
+            "seed": seed,
+        });
+        format!("{line}\n")
+    }
+}
+
+#[cfg(feature = "serde")]
+fn capitalized(s: &str) -> String {
+    let mut chars = s.chars();
+    match chars.next() {
+        Some(c) => c.to_uppercase().chain(chars).collect(),
+        None => String::new(),
+    }
+}
+
 /// Generates a puzzle with a unique solution and a minimal set of clues,
 /// of every clue kind and any difficulty ([`generate_with`] and the default
 /// [`Controls`]).

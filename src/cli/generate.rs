@@ -6,9 +6,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bitfd::generate::{GenerateError, GenerateOptions, Generated, generate_with};
-use bitfd::puzzle::english::{self, Style};
-use serde_json::json;
+use bitfd::generate::{GenerateError, GenerateOptions, generate_with};
 
 use super::args::GenerateArgs;
 use super::batch::{Output, Sink, Terminal, run_ordered};
@@ -47,7 +45,6 @@ pub(crate) fn generate(args: &GenerateArgs) -> io::Result<ExitCode> {
     }
     let (houses, groups) = (args.houses, usize::from(args.groups));
     let style = args.english.then(|| args.style.style());
-    let style_name = format!("{:?}", args.style).to_lowercase();
     let work = |_: usize, seed: u64| {
         let options = GenerateOptions {
             houses,
@@ -56,7 +53,7 @@ pub(crate) fn generate(args: &GenerateArgs) -> io::Result<ExitCode> {
         };
         let text = generate_with(&options, &controls).map(|g| match style {
             None => g.puzzle.to_string(),
-            Some(style) => english_line(&g, style, &style_name, houses, groups, seed),
+            Some(style) => g.english_json_line(style, seed),
         });
         (seed, text)
     };
@@ -77,62 +74,6 @@ pub(crate) fn generate(args: &GenerateArgs) -> io::Result<ExitCode> {
 /// `gen-6x6-seed1`: houses x groups, and the seed.
 fn puzzle_id(houses: u8, groups: usize, seed: u64) -> String {
     format!("gen-{houses}x{groups}-seed{seed}")
-}
-
-/// One generated puzzle as a JSON line of English text, for benchmark
-/// builders: the text, ZebraLogic's solution grid, the rating and the seed.
-fn english_line(
-    g: &Generated,
-    style: Style,
-    style_name: &str,
-    houses: u8,
-    groups: usize,
-    seed: u64,
-) -> String {
-    // Generated clues are all of kinds the writer phrases.
-    let text = english::write(&g.puzzle, style).unwrap_or_default();
-    let mut header = vec!["House".to_owned()];
-    header.extend(
-        g.puzzle
-            .groups()
-            .iter()
-            .map(|group| capitalized(&group.name)),
-    );
-    let rows: Vec<Vec<String>> = (1..=houses)
-        .map(|h| {
-            let mut row = vec![h.to_string()];
-            for (gi, group) in g.puzzle.groups().iter().enumerate() {
-                let cell = (0..group.values.len())
-                    .find(|&v| g.solution[gi][v] == h)
-                    .map_or_else(String::new, |v| group.values[v].clone());
-                row.push(cell);
-            }
-            row
-        })
-        .collect();
-    let line = json!({
-        "id": puzzle_id(houses, groups, seed),
-        "size": format!("{houses}*{groups}"),
-        "style": style_name,
-        "text": text,
-        "solution": { "header": header, "rows": rows },
-        "rating": {
-            "nodes": g.rating.nodes,
-            "failures": g.rating.failures,
-            "needsGuessing": !g.rating.propagation_only,
-        },
-        "clues": g.puzzle.clues().len(),
-        "seed": seed,
-    });
-    format!("{line}\n")
-}
-
-fn capitalized(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
 }
 
 /// Where generated puzzles go: files in `dir` (their paths to stdout), or
