@@ -604,7 +604,7 @@ impl Difficulty {
     pub fn accepts(&self, rating: &Rating) -> bool {
         (self.min_nodes..=self.max_nodes).contains(&rating.nodes)
             && (self.min_failures..=self.max_failures).contains(&rating.failures)
-            && self.guessing.is_none_or(|g| g == !rating.propagation_only)
+            && self.guessing.is_none_or(|g| g != rating.propagation_only)
     }
 }
 
@@ -885,6 +885,66 @@ mod tests {
         .puzzle
         .to_string();
         assert_ne!(a, c, "another seed, another puzzle");
+    }
+
+    #[test]
+    fn default_controls_give_generate_and_controls_hold() {
+        let options = GenerateOptions {
+            houses: 5,
+            groups: 4,
+            seed: 11,
+        };
+        let plain = generate(&options).expect("valid");
+        let with = generate_with(&options, &Controls::default()).expect("valid");
+        assert_eq!(plain.puzzle, with.puzzle, "attempt 0 is the seed itself");
+        let controls = Controls {
+            kinds: vec![ClueKind::NotAt, ClueKind::NextTo, ClueKind::At],
+            difficulty: Difficulty {
+                min_failures: 1,
+                ..Difficulty::default()
+            },
+            ..Controls::default()
+        };
+        for seed in 0..5 {
+            let g = generate_with(&GenerateOptions { seed, ..options }, &controls).expect("met");
+            assert!(holds(&g));
+            assert!(g.rating.failures >= 1 && !g.rating.propagation_only);
+            for c in g.puzzle.clues() {
+                // The three kinds by their relations, as the kinds define them.
+                assert!(
+                    matches!(
+                        c.relation,
+                        Relation::NotAt { .. }
+                            | Relation::At { .. }
+                            | Relation::Distance { distance: 1, .. }
+                    ),
+                    "{:?}",
+                    c.relation
+                );
+            }
+        }
+        // Order and repeats of the kinds change nothing.
+        let shuffled = Controls {
+            kinds: vec![
+                ClueKind::At,
+                ClueKind::NextTo,
+                ClueKind::NotAt,
+                ClueKind::At,
+            ],
+            ..controls.clone()
+        };
+        assert_eq!(
+            generate_with(&options, &controls).expect("met").puzzle,
+            generate_with(&options, &shuffled).expect("met").puzzle
+        );
+        let none = Controls {
+            kinds: Vec::new(),
+            ..Controls::default()
+        };
+        assert_eq!(
+            generate_with(&options, &none).err(),
+            Some(GenerateError::NoKinds)
+        );
     }
 
     #[test]
