@@ -9,7 +9,7 @@
 
 use std::hint::black_box;
 
-use bitfd::generate::{GenerateOptions, generate};
+use bitfd::generate::{GenerateOptions, english_line, generate};
 use bitfd::puzzle::english::{self, Style};
 use bitfd::{SearchOptions, Solver};
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -49,13 +49,13 @@ fn read_and_check(c: &mut Criterion) {
     group.bench_function("generate+minimize+json-line/6x6-zebralogic", |b| {
         b.iter(|| {
             seed += 1;
-            let g = generate(&GenerateOptions {
+            let options = GenerateOptions {
                 houses: 6,
                 groups: 6,
                 seed,
-            })
-            .expect("a size in range");
-            black_box(g.english_json_line(Style::ZebraLogic, seed))
+            };
+            let g = generate(&options).expect("a size in range");
+            black_box(english_line(&g, &options, Style::ZebraLogic))
         })
     });
     group.finish();

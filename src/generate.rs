@@ -22,6 +22,8 @@ use std::fmt;
 
 use crate::check::{Rating, SplitMix64};
 use crate::model::Strength;
+#[cfg(feature = "serde")]
+use crate::puzzle::english::{self, Style};
 use crate::puzzle::{Ask, Clue, Cmp, Group, Operand, Puzzle, Relation, Target, ValueRef};
 use crate::search::{SearchOptions, Solver};
 
@@ -184,6 +186,14 @@ impl fmt::Display for GenerateError {
 
 impl std::error::Error for GenerateError {}
 
+impl GenerateOptions {
+    /// The puzzle's name, `gen-HxG-seedN` (houses x groups, and the seed):
+    /// the CLI names its files and English records with it.
+    pub fn id(&self) -> String {
+        format!("gen-{}x{}-seed{}", self.houses, self.groups, self.seed)
+    }
+}
+
 /// A generated puzzle, its solution and its rating.
 #[derive(Clone, Debug)]
 pub struct Generated {
@@ -197,69 +207,55 @@ pub struct Generated {
     pub drawn: usize,
 }
 
-impl Generated {
-    /// The puzzle as one JSON line of English text for benchmark builders
-    /// (what `bitfd generate --english` prints): `id` (`gen-HxG-seedS`),
-    /// `size` (`"H*G"`), `style`, `text`, `solution` (ZebraLogic's grid:
-    /// `header` `["House", group names...]` and one row a house), `rating`
-    /// (`nodes`, `failures`, `needsGuessing`), `clues` and `seed`, ending
-    /// with a newline. `seed` is the seed the puzzle was asked for.
-    #[cfg(feature = "serde")]
-    pub fn english_json_line(&self, style: crate::puzzle::english::Style, seed: u64) -> String {
-        use crate::puzzle::english::{self, Style};
-        let houses = self.puzzle.houses();
-        let groups = self.puzzle.groups();
-        // Generated clues are all of kinds the writer phrases.
-        let text = english::write(&self.puzzle, style).unwrap_or_default();
-        let mut header = vec!["House".to_owned()];
-        header.extend(groups.iter().map(|group| capitalized(&group.name)));
-        let rows: Vec<Vec<String>> = (1..=houses)
-            .map(|h| {
-                let mut row = vec![h.to_string()];
-                for (gi, group) in groups.iter().enumerate() {
-                    let cell = (0..group.values.len())
-                        .find(|&v| self.solution[gi][v] == h)
-                        .map_or_else(String::new, |v| group.values[v].clone());
-                    row.push(cell);
-                }
-                row
-            })
-            .collect();
-        let style_name = match style {
-            Style::ZebraLogic => "zebralogic",
-            Style::ReasoningGym => "reasoninggym",
-            Style::Classic => "classic",
-        };
-        let line = serde_json::json!({
-            "id": format!("gen-{houses}x{}-seed{seed}", groups.len()),
-            "size": format!("{houses}*{}", groups.len()),
-            "style": style_name,
-            "text": text,
-            "solution": { "header": header, "rows": rows },
-            "rating": {
-                "nodes": self.rating.nodes,
-                "failures": self.rating.failures,
-                "needsGuessing": !self.rating.propagation_only,
-            },
-            "clues": self.puzzle.clues().len(),
-            "seed": seed,
-        });
-        format!("{line}\n")
-    }
-}
-
+/// One generated puzzle as a JSON line of English text in `style`, for
+/// benchmark builders (`bitfd generate --english` writes these): `id`,
+/// `size` (`"H*G"`), `style` ([`Style::name`]), `text`, `solution`
+/// (ZebraLogic's grid: a header `House` and the capitalized group names,
+/// one row a house), `rating` (`nodes`, `failures`, `needsGuessing`),
+/// `clues` and `seed`. The line ends in a newline.
+///
+/// `options` must be the ones `g` was generated with.
 #[cfg(feature = "serde")]
-fn capitalized(s: &str) -> String {
-    let mut chars = s.chars();
-    match chars.next() {
-        Some(c) => c.to_uppercase().chain(chars).collect(),
-        None => String::new(),
-    }
+pub fn english_line(g: &Generated, options: &GenerateOptions, style: Style) -> String {
+    // Generated clues are all of kinds the writer phrases.
+    let text = english::write(&g.puzzle, style).unwrap_or_default();
+    let mut header = vec!["House".to_owned()];
+    header.extend(
+        g.puzzle
+            .groups()
+            .iter()
+            .map(|group| english::capitalized(&group.name)),
+    );
+    let rows: Vec<Vec<String>> = (1..=options.houses)
+        .map(|h| {
+            let mut row = vec![h.to_string()];
+            for (gi, group) in g.puzzle.groups().iter().enumerate() {
+                let cell = (0..group.values.len())
+                    .find(|&v| g.solution[gi][v] == h)
+                    .map_or_else(String::new, |v| group.values[v].clone());
+                row.push(cell);
+            }
+            row
+        })
+        .collect();
+    let line = serde_json::json!({
+        "id": options.id(),
+        "size": format!("{}*{}", options.houses, options.groups),
+        "style": style.name(),
+        "text": text,
+        "solution": { "header": header, "rows": rows },
+        "rating": {
+            "nodes": g.rating.nodes,
+            "failures": g.rating.failures,
+            "needsGuessing": !g.rating.propagation_only,
+        },
+        "clues": g.puzzle.clues().len(),
+        "seed": options.seed,
+    });
+    format!("{line}\n")
 }
 
-/// Generates a puzzle with a unique solution and a minimal set of clues,
-/// of every clue kind and any difficulty ([`generate_with`] and the default
-/// [`Controls`]).
+/// Generates a puzzle with a unique solution and a minimal set of clues.
 ///
 /// ```
 /// use bitfd::generate::{GenerateOptions, generate};

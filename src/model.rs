@@ -1346,7 +1346,16 @@ impl Model {
                 vars: vars.len(),
             });
         }
-        let vars = self.add_group(vars);
+        // Right after an all-different on the same list (as puzzles and
+        // sudoku post them), both share one place among the group
+        // variables, so the engine sees at a glance that they cover the
+        // same variables (see `Permutations::redundant_with`).
+        let vars = match self.constraints.last() {
+            Some(Posted::AllDifferent { vars: last, .. }) if last.of(&self.group_vars) == vars => {
+                *last
+            }
+            _ => self.add_group(vars),
+        };
         Ok(self.push(Posted::EachValueHeld { vars, values }))
     }
 
@@ -2527,8 +2536,11 @@ mod tests {
             m.constraint(distinct),
             Constraint::AllDifferent { offsets, strength: Strength::Domain, .. } if offsets.is_empty()
         ));
-        // Each its own place: no two share storage.
-        let lists = [distinct, held, shifted, fewer, again].map(|c| group_of(&m, c).as_ptr());
+        // The each-value-held posted right after the all-different on the
+        // same list shares its place; every other list has its own, the
+        // each-value-held posted after another constraint too.
+        assert_eq!(group_of(&m, held).as_ptr(), group_of(&m, distinct).as_ptr());
+        let lists = [distinct, shifted, fewer, again].map(|c| group_of(&m, c).as_ptr());
         for (i, a) in lists.iter().enumerate() {
             assert!(
                 lists[..i].iter().all(|b| b != a),

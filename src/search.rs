@@ -142,6 +142,14 @@ pub struct SearchOptions {
     pub node_limit: Option<u64>,
     /// Stop after this much time (checked every 256 nodes).
     pub time_limit: Option<Duration>,
+    /// Reasoning from the last conflict (Lecoutre, Saïs, Tabary and Vidal,
+    /// "Reasoning from last conflict(s) in constraint programming", 2009):
+    /// once a decision `x = v` (or `x <= v`) fails, branch on `x` again as
+    /// long as it is open, before asking `var_order`. The search then
+    /// looks for the decision above that, together with `x`, caused the
+    /// failure. Often a much smaller tree on hard instances with
+    /// [`VarOrder::DomWdeg`]; off by default, as it changes the tree.
+    pub last_conflict: bool,
 }
 
 impl SearchOptions {
@@ -170,6 +178,29 @@ impl SearchOptions {
     #[must_use]
     pub fn time_limit(mut self, limit: Duration) -> SearchOptions {
         self.time_limit = Some(limit);
+        self
+    }
+
+    /// Turns reasoning from the last conflict on or off (see
+    /// [`SearchOptions::last_conflict`](#structfield.last_conflict)).
+    ///
+    /// ```
+    /// use bitfd::{Model, SearchOptions, Solver, Strength, VarOrder};
+    ///
+    /// let mut m = Model::new();
+    /// let xs: Vec<_> = (0..6)
+    ///     .map(|i| m.int_var(&format!("x{i}"), 1, 5))
+    ///     .collect::<Result<_, _>>()?;
+    /// m.all_different(&xs, Strength::Value)?; // six pigeons, five holes
+    /// let options = SearchOptions::default()
+    ///     .var_order(VarOrder::DomWdeg)
+    ///     .last_conflict(true);
+    /// assert_eq!(Solver::new(&m).count(&options).stats.solutions, 0);
+    /// # Ok::<(), bitfd::ModelError>(())
+    /// ```
+    #[must_use]
+    pub fn last_conflict(mut self, on: bool) -> SearchOptions {
+        self.last_conflict = on;
         self
     }
 }
@@ -399,6 +430,9 @@ pub struct Solver {
     frames: Vec<Frame>,
     /// The conflict weights, for [`VarOrder::DomWdeg`].
     weights: Weights,
+    /// The variable of the last failed left branch since the search
+    /// started, for [`SearchOptions::last_conflict`].
+    last_conflict: Option<u32>,
     next: Next,
     stats: Stats,
     started: Option<Instant>,
@@ -417,6 +451,7 @@ impl Solver {
             states: Vec::new(),
             frames: Vec::new(),
             weights: Weights::default(),
+            last_conflict: None,
             next: Next::Done(SearchStatus::Complete),
             stats: Stats::default(),
             started: None,
@@ -603,6 +638,7 @@ impl Solver {
         if options.var_order == VarOrder::DomWdeg {
             self.weights.start(&self.engine);
         }
+        self.last_conflict = None;
         self.started = options.time_limit.map(|_| Instant::now());
         self.next = Next::Visit {
             decision: None,
@@ -681,6 +717,7 @@ impl Solver {
             options,
             root_failure,
             weights,
+            last_conflict,
             ..
         } = self;
         let (current, run) = engine.running();
@@ -690,6 +727,7 @@ impl Solver {
             root_failure,
             options,
             weights,
+            last_conflict,
         };
         // Where the level of the node being opened starts.
         let mut at = frames.len() * width;
@@ -800,6 +838,7 @@ impl Solver {
             root_failure: &mut self.root_failure,
             options: &self.options,
             weights: &mut self.weights,
+            last_conflict: &mut self.last_conflict,
         };
         opener.open(state, depth, decision, observer)
     }
@@ -845,6 +884,7 @@ struct Opener<'s> {
     root_failure: &'s mut Option<ConstraintId>,
     options: &'s SearchOptions,
     weights: &'s mut Weights,
+    last_conflict: &'s mut Option<u32>,
 }
 
 impl Opener<'_> {
@@ -863,8 +903,15 @@ impl Opener<'_> {
         let id = self.stats.nodes;
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(depth);
+        // The variable of a left branch (`=` or `<=`), should it fail.
+        let left = decision
+            .filter(|b| matches!(b.op, DecisionOp::Eq | DecisionOp::Le))
+            .map(|b| b.var);
         let decision = decision.map(|b| (self.run.var_at(b.var as usize), b.keep));
         if let Err(by) = self.run.propagate_after(state, decision, observer) {
+            if self.options.last_conflict && left.is_some() {
+                *self.last_conflict = left;
+            }
             self.stats.failures += 1;
             if id == 0 {
                 *self.root_failure = Some(by);
@@ -890,7 +937,14 @@ impl Opener<'_> {
     /// every variable is fixed.
     #[inline(always)]
     fn branch(&self, state: &[u64]) -> Option<Branch> {
-        let (var, d) = select_var(&self.run, state, self.options.var_order, self.weights)?;
+        let last_conflict = self.last_conflict.filter(|_| self.options.last_conflict);
+        let (var, d) = select_var(
+            &self.run,
+            state,
+            self.options.var_order,
+            self.weights,
+            last_conflict,
+        )?;
         left_branch(var, d, self.options.value_order)
     }
 }
@@ -923,7 +977,8 @@ fn left_branch(var: VarId, d: Domain, order: ValueOrder) -> Option<Branch> {
     })
 }
 
-/// The variable to branch on and its domain, or `None` when all are fixed.
+/// The variable to branch on and its domain, or `None` when all are fixed:
+/// `last_conflict` while it is open, else the one `order` picks.
 // Inlined into the search loop, with `first_fail`: it runs at every node.
 #[inline(always)]
 fn select_var(
@@ -931,8 +986,14 @@ fn select_var(
     state: &[u64],
     order: VarOrder,
     weights: &Weights,
+    last_conflict: Option<u32>,
 ) -> Option<(VarId, Domain)> {
     let doms = engine.domain_bits(state);
+    if let Some(x) = last_conflict.map(|x| x as usize) {
+        if !Domain::from_bits(doms[x]).is_fixed() {
+            return Some((engine.var_at(x), Domain::from_bits(doms[x])));
+        }
+    }
     let chosen = match order {
         VarOrder::DomWdeg => weights::smallest_per_weight(doms, weights.of_vars()),
         VarOrder::FirstFail => first_fail(doms, engine.fixed_bits(state)),
@@ -1293,17 +1354,28 @@ mod tests {
     }
 
     #[test]
-    fn dom_wdeg_finds_what_first_fail_finds_and_the_same_tree_every_time() {
-        // N-queens, counts from OEIS A000170.
-        let dom_wdeg = SearchOptions::default().var_order(VarOrder::DomWdeg);
-        for (n, count) in [(4, 2), (5, 10), (6, 4), (7, 40), (8, 92)] {
+    fn learning_orders_find_what_first_fail_finds_and_the_same_tree_every_time() {
+        // N-queens, counts from OEIS A000170: dom/wdeg, and reasoning from
+        // the last conflict with it and with first-fail.
+        let learning = [
+            SearchOptions::default().var_order(VarOrder::DomWdeg),
+            SearchOptions::default()
+                .var_order(VarOrder::DomWdeg)
+                .last_conflict(true),
+            SearchOptions::default().last_conflict(true),
+        ];
+        for ((n, count), dom_wdeg) in [(4, 2), (5, 10), (6, 4), (7, 40), (8, 92)]
+            .into_iter()
+            .flat_map(|queens| learning.iter().map(move |options| (queens, options)))
+        {
             let (m, _) = parallel::tests::queens(n);
             let mut ff = Solver::new(&m).all(&SearchOptions::default()).solutions;
             let mut solver = Solver::new(&m);
-            let first = solver.all(&dom_wdeg);
-            // The same solver again (weights start over) and a new one.
-            let again = solver.all(&dom_wdeg);
-            let fresh = Solver::new(&m).all(&dom_wdeg);
+            let first = solver.all(dom_wdeg);
+            // The same solver again (what it learnt starts over) and a new
+            // one.
+            let again = solver.all(dom_wdeg);
+            let fresh = Solver::new(&m).all(dom_wdeg);
             assert_eq!(first.stats.solutions, count, "{n}-queens");
             assert_eq!(
                 (&again.solutions, again.stats),
@@ -1314,12 +1386,64 @@ mod tests {
                 (&first.solutions, first.stats)
             );
             let two = std::num::NonZeroUsize::new(2).expect("not zero");
-            let parallel = Solver::new(&m).count_parallel(&dom_wdeg, two);
+            let parallel = Solver::new(&m).count_parallel(dom_wdeg, two);
             assert_eq!(parallel.stats, first.stats, "{n}-queens on two threads");
             let mut dw = first.solutions;
             ff.sort_by(|a, b| a.values().cmp(b.values()));
             dw.sort_by(|a, b| a.values().cmp(b.values()));
             assert_eq!(dw, ff, "{n}-queens");
+        }
+    }
+
+    #[test]
+    fn the_last_conflict_branches_on_the_variable_of_the_last_failed_left_branch() {
+        // In the recorded tree, in the order the nodes were opened: after a
+        // left branch `x = v` fails, every choice node where `x` is still
+        // open branches on `x`. Whether `x` is open there is worked out
+        // apart, by an engine that replays the node's decisions from the
+        // root.
+        let (m, _) = parallel::tests::queens(7);
+        for order in [VarOrder::FirstFail, VarOrder::DomWdeg] {
+            let options = SearchOptions::default()
+                .var_order(order)
+                .last_conflict(true);
+            let (tree, outcome) = crate::Tree::record(&m, &options, Mode::All);
+            assert_eq!(outcome.stats.solutions, 40, "OEIS A000170");
+            let nodes = tree.nodes();
+            let mut last: Option<VarId> = None;
+            let mut turned = 0;
+            for node in nodes {
+                match node.kind {
+                    NodeKind::Failed { .. } => {
+                        if let Some(d) = node.decision {
+                            if d.op == DecisionOp::Eq {
+                                last = Some(d.var);
+                            }
+                        }
+                    }
+                    NodeKind::Choice { branch } => {
+                        let Some(x) = last else { continue };
+                        let mut path = Vec::new();
+                        let mut at = Some(node);
+                        while let Some(n) = at {
+                            path.extend(n.decision);
+                            at = n.parent.map(|p| &nodes[p as usize]);
+                        }
+                        let mut engine = Engine::new(&m);
+                        engine.propagate().expect("the root propagates");
+                        for d in path.iter().rev() {
+                            engine.restrict(d.var, d.keeps());
+                            engine.propagate().expect("a choice node propagates");
+                        }
+                        if !engine.dom(x).is_fixed() {
+                            assert_eq!(branch.var, x, "node {} ({order})", node.id);
+                            turned += 1;
+                        }
+                    }
+                    NodeKind::Solution { .. } => {}
+                }
+            }
+            assert!(turned > 0, "the last conflict chose some branch ({order})");
         }
     }
 

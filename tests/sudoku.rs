@@ -547,3 +547,40 @@ fn box_line_and_dom_wdeg_solve_the_16x16_boards_to_their_stated_solutions() {
         }
     }
 }
+
+#[test]
+fn the_quick_25x25_boards_solve_unique_to_their_stated_solutions_with_the_large_board_search() {
+    // `bitfd sudoku`'s settings for boards of 25x25 and larger: box-line,
+    // dom/wdeg and the last conflict. These three take it well under a
+    // second; their source made each a minimal puzzle, so unique.
+    use bitfd::VarOrder;
+    use bitfd::sudoku::Board;
+    let options = SearchOptions::default()
+        .var_order(VarOrder::DomWdeg)
+        .last_conflict(true);
+    let quick = [
+        "m404-25-lowPairUnavoidable1",
+        "m404-25-minimal2",
+        "m404-25-minimal3",
+    ];
+    let boards: Vec<Value> = large_boards()
+        .into_iter()
+        .filter(|p| quick.iter().any(|&id| p["id"] == id))
+        .collect();
+    assert_eq!(boards.len(), quick.len());
+    for puzzle in boards {
+        let id = &puzzle["id"];
+        let mut sm = Board::parse(text(&puzzle, "puzzle"))
+            .expect("a board")
+            .to_model(Strength::Domain);
+        sm.add_box_line();
+        let outcome = Solver::new(sm.model()).solve(&options, Mode::AtMost(2));
+        assert_eq!(outcome.status, SearchStatus::Complete, "{id}");
+        assert_eq!(outcome.stats.solutions, 1, "{id}: unique");
+        assert_eq!(
+            sm.line(&outcome.solutions[0]),
+            text(&puzzle, "solution"),
+            "{id}"
+        );
+    }
+}

@@ -35,56 +35,112 @@ Puzzles in the ``.zebra`` format:
 >>> result.solutions[0]["tea"] == result.solutions[0]["Arnold"]
 True
 
-Errors raise ``ModelError`` (a ``ValueError``) with the Rust library's
-message; a puzzle that does not parse raises ``ParseError`` (a
-``ModelError``) with every diagnostic:
+Errors raise a subclass of ``ModelError`` (a ``ValueError``) with the Rust
+library's message: ``DuplicateNameError``, ``UnknownNameError``,
+``ForeignIdError``, ``RangeError``, ``LimitError``, ``ShapeError``,
+``NotUniqueError``, ``EnglishError``, and ``ParseError`` with the line and
+column of every diagnostic:
 
 >>> m.int_var("cat", 0, 1)
 Traceback (most recent call last):
     ...
-bitfd.ModelError: a variable named `cat` already exists
+bitfd.DuplicateNameError: a variable named `cat` already exists
+>>> try:
+...     m.int_var("fish", 0, 64)
+... except RangeError as e:
+...     e.value
+64
 """
+
+import os
+from pathlib import Path
+from typing import Optional, Union
 
 from ._bitfd import (
     Check,
     Constraint,
+    Diagnostic,
+    DuplicateNameError,
+    EnglishError,
+    ForeignIdError,
+    LimitError,
     Model,
     ModelError,
+    NotUniqueError,
     ParseError,
     Puzzle,
+    RangeError,
     Rating,
+    ShapeError,
     SolutionIter,
     Solver,
     Stats,
     Sudoku,
     Trace,
     Tree,
+    UnknownNameError,
     Var,
     check,
     check_many,
     generate,
+    generate_english,
+    generate_files,
     generate_many,
+    parse_english,
     parse_zebra,
 )
+
+
+def read_puzzle(path: Union[str, "os.PathLike[str]"], format: Optional[str] = None) -> Puzzle:
+    r"""Reads a puzzle file as the command line does: a ``.txt`` file is
+    English, any other ``.zebra`` text, unless ``format`` (``"zebra"`` or
+    ``"english"``) says which. Raises ``ParseError`` (with the line and
+    column of each problem) or ``OSError``.
+
+    >>> import tempfile, pathlib
+    >>> with tempfile.TemporaryDirectory() as d:
+    ...     path = pathlib.Path(d, "tiny.txt")
+    ...     _ = path.write_text("There are 2 houses.\nColors: red, blue\n1. The red house is in the second house.\n")
+    ...     read_puzzle(path).answer_grid()["rows"]
+    [['1', 'blue'], ['2', 'red']]
+    """
+    path = Path(path)
+    if format is None:
+        format = "english" if path.suffix.lower() == ".txt" else "zebra"
+    return Puzzle.parse(path.read_text(encoding="utf-8"), format=format)
+
 
 __all__ = [
     "Check",
     "Constraint",
+    "Diagnostic",
+    "DuplicateNameError",
+    "EnglishError",
+    "ForeignIdError",
+    "LimitError",
     "Model",
     "ModelError",
+    "NotUniqueError",
     "ParseError",
     "Puzzle",
+    "RangeError",
     "Rating",
+    "ShapeError",
     "SolutionIter",
     "Solver",
     "Stats",
     "Sudoku",
     "Trace",
     "Tree",
+    "UnknownNameError",
     "Var",
     "check",
     "check_many",
     "generate",
+    "generate_english",
+    "generate_files",
     "generate_many",
+    "parse_english",
     "parse_zebra",
+    "read_puzzle",
 ]

@@ -1,5 +1,7 @@
 """Type stubs for bitfd: the kernel (Model, Solver) and the puzzle tools."""
 
+import os
+from pathlib import Path
 from typing import Iterator, Literal, Mapping, Optional, Sequence, Union
 
 Strength = Literal["domain", "value"]
@@ -7,14 +9,88 @@ VarOrder = Literal["first-fail", "input-order", "largest-domain", "dom-wdeg"]
 ValueOrder = Literal["min", "max", "split"]
 Verdict = Literal["unique", "not unique", "no solution", "unknown"]
 Status = Literal["complete", "solution limit", "node limit", "time limit"]
+Format = Literal["zebra", "english"]
+Style = Literal["zebralogic", "reasoning-gym", "classic"]
 
 class ModelError(ValueError):
-    """Something passed to a Model is wrong; the message is the Rust library's."""
+    """Something passed to a Model or a puzzle tool is wrong; the message is
+    the Rust library's. Every error bitfd raises on purpose is one of the
+    subclasses below, or ``ValueError`` for an unknown option string,
+    ``TypeError``/``OverflowError`` for an argument of the wrong type,
+    ``OSError`` for a file."""
+
+class DuplicateNameError(ModelError):
+    """A variable with this name exists already."""
+
+    name: str
+
+class UnknownNameError(ModelError):
+    """No variable has this name."""
+
+    name: str
+
+class ForeignIdError(ModelError):
+    """A variable or constraint handle of another model."""
+
+    kind: Literal["variable", "constraint"]
+    index: int
+
+class RangeError(ModelError):
+    """A value, constant or size outside its range (``value``), or a
+    variable with no value (``value`` is None)."""
+
+    value: Optional[int]
+
+class LimitError(ModelError):
+    """More than a limit allows: variables in one group, search state."""
+
+    found: int
+    limit: int
+
+class ShapeError(ModelError):
+    """Arguments that do not fit together: offsets not one a variable, more
+    values to hold than variables to hold them."""
+
+class NotUniqueError(ModelError):
+    """A puzzle that must be unique is not (``Puzzle.minimize``)."""
+
+    verdict: Literal["no solution", "not unique", "unknown"]
+
+class EnglishError(ModelError):
+    """A puzzle that cannot be written in English: clue ``clue`` (from 0)
+    has a relation no English sentence says."""
+
+    clue: int
+
+class Diagnostic:
+    """One problem found in a puzzle's text; ``str()`` is its one-line form
+    ``line:column: error[code]: message`` and its notes."""
+
+    @property
+    def line(self) -> int: ...
+    @property
+    def column(self) -> int: ...
+    @property
+    def code(self) -> str: ...
+    @property
+    def message(self) -> str: ...
+    @property
+    def expected(self) -> str: ...
+    @property
+    def notes(self) -> list[str]: ...
 
 class ParseError(ModelError):
-    """A puzzle's text could not be read; one diagnostic a line."""
+    """A puzzle's or a board's text could not be read; one diagnostic a line
+    in the message. ``line``, ``column`` and ``code`` are the first
+    diagnostic's; JSON problems have ``path`` (``clues[3].args[0]``) or, for
+    text that is not JSON, ``line`` and ``column``; a sudoku line has
+    ``line`` 1 and, for a bad symbol, its ``column``."""
 
-    diagnostics: list[str]
+    diagnostics: list[Diagnostic]
+    line: Optional[int]
+    column: Optional[int]
+    code: Optional[str]
+    path: Optional[str]
 
 class Var:
     """A variable of a Model: hashable, compared by model and index."""
@@ -171,11 +247,14 @@ class Solver:
     @property
     def status(self) -> Optional[Status]: ...
 
+# ZebraLogic's solution grid: {"header": ["House", groups...], "rows": one a house}.
+AnswerGrid = dict[str, Union[list[str], list[list[str]]]]
+
 class Puzzle:
     """A zebra puzzle: houses, groups of values, clues and questions."""
 
     @staticmethod
-    def parse(text: str) -> Puzzle: ...
+    def parse(text: str, format: Format = "zebra") -> Puzzle: ...
     @staticmethod
     def from_json(text: str) -> Puzzle: ...
     @property
@@ -187,6 +266,17 @@ class Puzzle:
     @property
     def clue_count(self) -> int: ...
     def model(self, strength: Strength = "domain") -> Model: ...
+    def to_english(self, style: Style = "zebralogic") -> str:
+        """English text that reads back to the same solutions; EnglishError
+        for a clue no sentence says."""
+    def answer_grid(
+        self,
+        *,
+        strength: Strength = "domain",
+        node_limit: Optional[int] = None,
+        time_limit: Optional[float] = None,
+    ) -> Optional[AnswerGrid]:
+        """The graders' grid of the first solution; None when there is none."""
     def minimize(
         self,
         seed: int = 0,
@@ -195,7 +285,7 @@ class Puzzle:
         node_limit: Optional[int] = None,
         time_limit: Optional[float] = None,
     ) -> Puzzle:
-        """A copy with a minimal set of clues; ValueError if not unique to begin with.
+        """A copy with a minimal set of clues; NotUniqueError if not unique to begin with.
 
         A RuntimeWarning says when a limit cut a clue's check short (the set
         may then not be minimal)."""
@@ -270,9 +360,16 @@ class Sudoku:
     ) -> Check: ...
 
 def parse_zebra(text: str) -> Puzzle: ...
+def parse_english(text: str) -> Puzzle:
+    """English zebra text (ZebraLogic, reasoning-gym, classic) to a Puzzle."""
+
+def read_puzzle(path: Union[str, os.PathLike[str]], format: Optional[Format] = None) -> Puzzle:
+    """A puzzle file: ``.txt`` is English, anything else ``.zebra``, unless ``format`` says."""
+
 def check(
     puzzle: Union[Puzzle, str],
     *,
+    format: Format = "zebra",
     strength: Strength = "domain",
     var_order: VarOrder = "first-fail",
     value_order: ValueOrder = "min",
@@ -283,6 +380,7 @@ def check(
 def check_many(
     puzzles: Sequence[Union[Puzzle, str]],
     *,
+    format: Format = "zebra",
     strength: Strength = "domain",
     var_order: VarOrder = "first-fail",
     value_order: ValueOrder = "min",
@@ -292,9 +390,43 @@ def check_many(
     threads: Optional[int] = None,
 ) -> list[Check]: ...
 def generate(houses: int, groups: int, *, seed: int = 0) -> Puzzle:
-    """A unique puzzle with a minimal set of clues; the same arguments give the same puzzle."""
+    """A unique puzzle with a minimal set of clues; the same arguments give
+    the same puzzle. RangeError outside 2..=10 houses, 1..=12 groups."""
 
 def generate_many(
-    houses: int, groups: int, seeds: Sequence[int], *, threads: Optional[int] = None
+    houses: int,
+    groups: int,
+    seeds: Optional[Sequence[int]] = None,
+    *,
+    seed: Optional[int] = None,
+    count: Optional[int] = None,
+    threads: Optional[int] = None,
 ) -> list[Puzzle]:
-    """One puzzle a seed, on every core, in the seeds' order."""
+    """One puzzle a seed, on every core, in the seeds' order: ``seeds``, or
+    ``count`` seeds from ``seed`` (the CLI's ``--seed S --count K``)."""
+
+def generate_english(
+    houses: int,
+    groups: int,
+    seeds: Optional[Sequence[int]] = None,
+    *,
+    seed: Optional[int] = None,
+    count: Optional[int] = None,
+    style: Style = "zebralogic",
+    threads: Optional[int] = None,
+) -> list[str]:
+    """The JSON lines of ``bitfd generate --english --style STYLE``, byte for byte."""
+
+def generate_files(
+    houses: int,
+    groups: int,
+    out: Union[str, os.PathLike[str]],
+    seeds: Optional[Sequence[int]] = None,
+    *,
+    seed: Optional[int] = None,
+    count: Optional[int] = None,
+    english: bool = False,
+    style: Style = "zebralogic",
+    threads: Optional[int] = None,
+) -> list[Path]:
+    """The files of ``bitfd generate --out DIR`` (``--english``): their paths."""

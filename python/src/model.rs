@@ -13,7 +13,7 @@ use pyo3::exceptions::PyValueError;
 use pyo3::prelude::*;
 use pyo3::types::PyString;
 
-use crate::{ModelError, model_error};
+use crate::errors::{foreign, model_error};
 
 /// The next model's `uid`: every Python model gets its own, never reused.
 static NEXT_UID: AtomicU64 = AtomicU64::new(1);
@@ -139,10 +139,9 @@ impl Model {
         if c.uid == self.uid {
             Ok(c.id)
         } else {
-            Err(ModelError::new_err(format!(
-                "constraint #{} belongs to another model",
-                c.id.index()
-            )))
+            let index = c.id.index();
+            let message = format!("constraint #{index} belongs to another model");
+            Err(foreign("constraint", index, message))
         }
     }
 

@@ -1,5 +1,6 @@
-//! The puzzle tools: `.zebra` and JSON text in, `Puzzle`, and `check` /
-//! `check_many`, the uniqueness verdict with its first two solutions.
+//! The puzzle tools: `.zebra`, English and JSON text in, `Puzzle` (and
+//! English text and the graders' grid out), and `check` / `check_many`, the
+//! uniqueness verdict with its first two solutions.
 //!
 //! `check_many` parses and checks on every core with the interpreter
 //! released, each worker taking the next puzzle from a shared counter, and
@@ -8,33 +9,17 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::thread;
 
-use bitfd::check::Uniqueness;
-use bitfd::generate::{
-    GenerateError, GenerateOptions, MAX_GROUPS, MAX_HOUSES, generate as generate_puzzle,
-};
+use bitfd::check::{MinimizeError, Uniqueness};
+use bitfd::puzzle::english::{self, AnswerGrid, Style};
 use bitfd::puzzle::{self, ParseErrors};
 use bitfd::{SearchOptions, SearchStatus, Solution, Strength};
 use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
-use crate::ParseError;
+use crate::errors::{EnglishError, NotUniqueError, parse_error, parse_error_at};
 use crate::model::Model;
 use crate::solver::{Stats, search_options, solution_dict, status_str};
-
-/// The Python exception for a parse failure: every diagnostic, one a line,
-/// prefixed with `prefix`; the list is the exception's `diagnostics`.
-fn parse_error(py: Python<'_>, e: &ParseErrors, prefix: &str) -> PyErr {
-    let lines: Vec<String> = e.diagnostics().iter().map(|d| d.to_string()).collect();
-    let mut message = format!("{prefix}{}", lines.join("\n"));
-    if e.omitted() > 0 {
-        message.push_str(&format!("\n({} more errors)", e.omitted()));
-    }
-    let err = ParseError::new_err(message);
-    // Setting an attribute on a fresh exception cannot fail but for memory.
-    let _ = err.value(py).setattr("diagnostics", lines);
-    err
-}
 
 /// A zebra puzzle: houses, groups of values, clues and questions.
 ///
@@ -50,23 +35,88 @@ pub(crate) struct Puzzle {
 
 #[pymethods]
 impl Puzzle {
-    /// Parses `.zebra` text; raises `ParseError` with every diagnostic.
+    /// Parses `.zebra` text (`format="zebra"`, the default) or English
+    /// text (`format="english"`: ZebraLogic, reasoning-gym or classic
+    /// numbered clues); raises `ParseError` with every diagnostic.
     #[staticmethod]
-    fn parse(py: Python<'_>, text: &str) -> PyResult<Puzzle> {
-        puzzle::parse(text)
+    #[pyo3(signature = (text, format = "zebra"))]
+    fn parse(py: Python<'_>, text: &str, format: &str) -> PyResult<Puzzle> {
+        Format::of(format)?
+            .parse(text)
             .map(|inner| Puzzle { inner })
             .map_err(|e| parse_error(py, &e, ""))
     }
 
     /// Reads one puzzle object of the shared test data's JSON form
-    /// (`bitfd-test-data/zebra-1`); raises `ParseError` on a problem.
+    /// (`bitfd-test-data/zebra-1`); raises `ParseError` on a problem (with
+    /// `line` and `column` for text that is not JSON, `path` for a value
+    /// that is not a puzzle).
     #[staticmethod]
-    fn from_json(text: &str) -> PyResult<Puzzle> {
-        let value: serde_json::Value = serde_json::from_str(text)
-            .map_err(|e| ParseError::new_err(format!("not JSON: {e}")))?;
+    fn from_json(py: Python<'_>, text: &str) -> PyResult<Puzzle> {
+        let value: serde_json::Value = serde_json::from_str(text).map_err(|e| {
+            let (line, column) = (e.line() as u64, e.column() as u64);
+            parse_error_at(py, format!("not JSON: {e}"), Some(line), Some(column), None)
+        })?;
         puzzle::from_json(&value)
             .map(|inner| Puzzle { inner })
-            .map_err(|e| ParseError::new_err(e.to_string()))
+            .map_err(|e| parse_error_at(py, e.to_string(), None, None, Some(e.path())))
+    }
+
+    /// The puzzle as English text in `style` (`"zebralogic"`,
+    /// `"reasoning-gym"` or `"classic"`), which `Puzzle.parse(text,
+    /// format="english")` reads back to the same solutions; raises
+    /// `EnglishError` for a clue no English sentence says (an offset other
+    /// than one house, `<=`).
+    ///
+    /// >>> p = Puzzle.parse("houses 2\ncolor: red blue\nred = 2\n")
+    /// >>> print(p.to_english("classic"))
+    /// There are two houses in a row, numbered 1 to 2 from left to right.
+    /// <BLANKLINE>
+    /// Color: red, blue
+    /// <BLANKLINE>
+    /// 1. The person whose color is red lives in the second house.
+    /// <BLANKLINE>
+    #[pyo3(signature = (style = "zebralogic"))]
+    fn to_english(&self, py: Python<'_>, style: &str) -> PyResult<String> {
+        english::write(&self.inner, style_of(style)?).map_err(|e| {
+            let err = EnglishError::new_err(e.to_string());
+            // Only memory can make this fail; the message names the clue.
+            let _ = err.value(py).setattr("clue", e.clue);
+            err
+        })
+    }
+
+    /// The graders' grid (ZebraLogic's) of the puzzle's first solution: a
+    /// dict with `header` (`["House", group names...]`) and `rows` (one a
+    /// house, `["1", value, ...]`, `""` for a house without a value of a
+    /// group smaller than the street); `None` when there is no solution.
+    /// Whether it is the only solution is `check`'s to say.
+    ///
+    /// >>> Puzzle.parse("houses 2\ncolor: red blue\nred = 2\n").answer_grid()
+    /// {'header': ['House', 'color'], 'rows': [['1', 'blue'], ['2', 'red']]}
+    #[pyo3(signature = (*, strength = "domain", node_limit = None, time_limit = None))]
+    fn answer_grid<'py>(
+        &self,
+        py: Python<'py>,
+        strength: &str,
+        node_limit: Option<u64>,
+        time_limit: Option<f64>,
+    ) -> PyResult<Option<Bound<'py, PyDict>>> {
+        let strength = crate::model::strength(strength)?;
+        let options = search_options("first-fail", "min", node_limit, time_limit)?;
+        let inner = &self.inner;
+        let grid = py.detach(|| {
+            let pm = inner.to_model_with(strength);
+            let first = bitfd::Solver::new(pm.model()).first(&options).solutions;
+            first.first().map(|s| AnswerGrid::new(inner, &pm, s))
+        });
+        grid.map(|g| {
+            let d = PyDict::new(py);
+            d.set_item("header", g.header)?;
+            d.set_item("rows", g.rows)?;
+            Ok(d)
+        })
+        .transpose()
     }
 
     /// The title, if the puzzle has one.
@@ -125,7 +175,18 @@ impl Puzzle {
         let inner = &self.inner;
         let (inner, minimized) = py
             .detach(|| inner.minimized(seed, strength, &options))
-            .map_err(|e| PyValueError::new_err(e.to_string()))?;
+            .map_err(|e| {
+                let MinimizeError::NotUnique(u) = &e;
+                let verdict = match u {
+                    Uniqueness::None { .. } => "no solution",
+                    Uniqueness::Several { .. } => "not unique",
+                    _ => "unknown",
+                };
+                let err = NotUniqueError::new_err(e.to_string());
+                // Only memory can make this fail; the message says it too.
+                let _ = err.value(py).setattr("verdict", verdict);
+                err
+            })?;
         let cut = minimized.cut_short.len();
         if cut > 0 {
             // Still unique, but a clue kept only because its check was cut
@@ -163,7 +224,69 @@ impl Puzzle {
 /// Parses `.zebra` text: the same as `Puzzle.parse`.
 #[pyfunction]
 pub(crate) fn parse_zebra(py: Python<'_>, text: &str) -> PyResult<Puzzle> {
-    Puzzle::parse(py, text)
+    Puzzle::parse(py, text, "zebra")
+}
+
+/// Parses English zebra text (ZebraLogic, reasoning-gym or classic numbered
+/// clues): the same as `Puzzle.parse(text, format="english")`. A sentence
+/// the reader cannot place raises `ParseError` with its line and column.
+///
+/// >>> text = "There are 2 houses.\nColors: red, blue\n1. The red house is in the second house.\n"
+/// >>> parse_english(text).answer_grid()["rows"]
+/// [['1', 'blue'], ['2', 'red']]
+/// >>> try:
+/// ...     parse_english(text + "2. The red house sings.\n")
+/// ... except ParseError as e:
+/// ...     (e.line, e.column, e.code)
+/// (4, 4, 'unreadable-sentence')
+#[pyfunction]
+pub(crate) fn parse_english(py: Python<'_>, text: &str) -> PyResult<Puzzle> {
+    Puzzle::parse(py, text, "english")
+}
+
+/// A text format of puzzles.
+#[derive(Clone, Copy)]
+pub(crate) enum Format {
+    /// The `.zebra` format.
+    Zebra,
+    /// English text.
+    English,
+}
+
+impl Format {
+    /// Reads a format's name: `"zebra"` or `"english"`.
+    pub(crate) fn of(name: &str) -> PyResult<Format> {
+        match name {
+            "zebra" => Ok(Format::Zebra),
+            "english" => Ok(Format::English),
+            _ => Err(PyValueError::new_err(format!(
+                "unknown format {name:?}: expected \"zebra\" or \"english\""
+            ))),
+        }
+    }
+
+    fn parse(self, text: &str) -> Result<puzzle::Puzzle, ParseErrors> {
+        match self {
+            Format::Zebra => puzzle::parse(text),
+            Format::English => english::parse(text),
+        }
+    }
+}
+
+/// Reads an English style's name, as the CLI's `--style` spells it.
+pub(crate) fn style_of(name: &str) -> PyResult<Style> {
+    Style::from_name(name).ok_or_else(|| {
+        PyValueError::new_err(format!(
+            "unknown style {name:?}: expected \"zebralogic\", \"reasoning-gym\" or \"classic\""
+        ))
+    })
+}
+
+impl Puzzle {
+    /// Wraps a library puzzle.
+    pub(crate) fn wrap(inner: puzzle::Puzzle) -> Puzzle {
+        Puzzle { inner }
+    }
 }
 
 /// What `check` found: the verdict, up to two solutions, where they differ,
@@ -387,14 +510,14 @@ pub(crate) enum PuzzleArg<'py> {
 /// A puzzle argument taken out of Python, for a worker thread.
 enum Input {
     Puzzle(puzzle::Puzzle),
-    Text(String),
+    Text(String, Format),
 }
 
 impl Input {
-    fn of(arg: PuzzleArg<'_>) -> Input {
+    fn of(arg: PuzzleArg<'_>, format: Format) -> Input {
         match arg {
             PuzzleArg::Puzzle(p) => Input::Puzzle(p.inner.clone()),
-            PuzzleArg::Text(t) => Input::Text(t),
+            PuzzleArg::Text(t) => Input::Text(t, format),
         }
     }
 
@@ -406,7 +529,9 @@ impl Input {
     ) -> Result<Check, ParseErrors> {
         match self {
             Input::Puzzle(p) => Ok(check_puzzle(p, strength, options, rate)),
-            Input::Text(t) => puzzle::parse(t).map(|p| check_puzzle(&p, strength, options, rate)),
+            Input::Text(t, format) => format
+                .parse(t)
+                .map(|p| check_puzzle(&p, strength, options, rate)),
         }
     }
 }
@@ -420,11 +545,12 @@ impl Input {
 /// >>> check("houses 2\ncolor: red blue\n").differences
 /// [('red', 1, 2), ('blue', 2, 1)]
 #[pyfunction]
-#[pyo3(signature = (puzzle, *, strength = "domain", var_order = "first-fail", value_order = "min", node_limit = None, time_limit = None, rate = false))]
+#[pyo3(signature = (puzzle, *, format = "zebra", strength = "domain", var_order = "first-fail", value_order = "min", node_limit = None, time_limit = None, rate = false))]
 #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
 pub(crate) fn check(
     py: Python<'_>,
     puzzle: PuzzleArg<'_>,
+    format: &str,
     strength: &str,
     var_order: &str,
     value_order: &str,
@@ -434,7 +560,7 @@ pub(crate) fn check(
 ) -> PyResult<Check> {
     let strength = crate::model::strength(strength)?;
     let options = search_options(var_order, value_order, node_limit, time_limit)?;
-    let input = Input::of(puzzle);
+    let input = Input::of(puzzle, Format::of(format)?);
     py.detach(|| input.check(strength, &options, rate))
         .map_err(|e| parse_error(py, &e, ""))
 }
@@ -447,11 +573,12 @@ pub(crate) fn check(
 /// >>> [r.verdict for r in check_many(texts)]
 /// ['unique', 'not unique']
 #[pyfunction]
-#[pyo3(signature = (puzzles, *, strength = "domain", var_order = "first-fail", value_order = "min", node_limit = None, time_limit = None, rate = false, threads = None))]
+#[pyo3(signature = (puzzles, *, format = "zebra", strength = "domain", var_order = "first-fail", value_order = "min", node_limit = None, time_limit = None, rate = false, threads = None))]
 #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
 pub(crate) fn check_many(
     py: Python<'_>,
     puzzles: Vec<PuzzleArg<'_>>,
+    format: &str,
     strength: &str,
     var_order: &str,
     value_order: &str,
@@ -462,11 +589,9 @@ pub(crate) fn check_many(
 ) -> PyResult<Vec<Check>> {
     let strength = crate::model::strength(strength)?;
     let options = search_options(var_order, value_order, node_limit, time_limit)?;
-    if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1"));
-    }
-    let inputs: Vec<Input> = puzzles.into_iter().map(Input::of).collect();
-    let threads = threads.unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()));
+    let threads = thread_count(threads)?;
+    let format = Format::of(format)?;
+    let inputs: Vec<Input> = puzzles.into_iter().map(|p| Input::of(p, format)).collect();
     let results = py
         .detach(|| {
             run_ordered(&inputs, threads, |input| {
@@ -481,9 +606,18 @@ pub(crate) fn check_many(
     Ok(checks)
 }
 
+/// The worker threads of a batch: `threads`, or one a core; 0 is refused.
+pub(crate) fn thread_count(threads: Option<usize>) -> PyResult<usize> {
+    match threads {
+        Some(0) => Err(PyValueError::new_err("threads must be at least 1")),
+        Some(n) => Ok(n),
+        None => Ok(thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
 /// `f` of every item on `threads` threads, in input order; `None` if a
 /// worker panicked.
-fn run_ordered<T: Sync, R: Send>(
+pub(crate) fn run_ordered<T: Sync, R: Send>(
     items: &[T],
     threads: usize,
     f: impl Fn(&T) -> R + Sync,
@@ -513,76 +647,4 @@ fn run_ordered<T: Sync, R: Send>(
     }
     // Every index below `items.len()` was taken by exactly one worker.
     slots.into_iter().collect()
-}
-
-/// The options of one generated puzzle, checked.
-fn generate_options(houses: u8, groups: usize, seed: u64) -> PyResult<GenerateOptions> {
-    if !(2..=MAX_HOUSES).contains(&houses) {
-        return Err(PyValueError::new_err(
-            GenerateError::Houses(houses).to_string(),
-        ));
-    }
-    if !(1..=MAX_GROUPS).contains(&groups) {
-        return Err(PyValueError::new_err(
-            GenerateError::Groups(groups).to_string(),
-        ));
-    }
-    Ok(GenerateOptions {
-        houses,
-        groups,
-        seed,
-    })
-}
-
-/// Generates a puzzle with a unique solution and a minimal set of clues;
-/// the same arguments give the same puzzle. Raises `ValueError` for a size
-/// outside 2..=10 houses, 1..=12 groups (the generator's word lists).
-///
-/// >>> p = generate(4, 3, seed=7)
-/// >>> p.houses, len(p.groups), check(p).verdict
-/// (4, 3, 'unique')
-/// >>> str(generate(4, 3, seed=7)) == str(p)
-/// True
-#[pyfunction]
-#[pyo3(signature = (houses, groups, *, seed = 0))]
-pub(crate) fn generate(py: Python<'_>, houses: u8, groups: usize, seed: u64) -> PyResult<Puzzle> {
-    let options = generate_options(houses, groups, seed)?;
-    py.detach(|| generate_puzzle(&options))
-        .map(|g| Puzzle { inner: g.puzzle })
-        .map_err(|e| PyValueError::new_err(e.to_string()))
-}
-
-/// Generates one puzzle a seed, on every core (or `threads`), with the
-/// interpreter released; the puzzles come in the seeds' order, each the
-/// one `generate` gives for its seed.
-///
-/// >>> [str(p) == str(generate(4, 3, seed=s)) for s, p in zip([1, 2], generate_many(4, 3, [1, 2]))]
-/// [True, True]
-#[pyfunction]
-#[pyo3(signature = (houses, groups, seeds, *, threads = None))]
-pub(crate) fn generate_many(
-    py: Python<'_>,
-    houses: u8,
-    groups: usize,
-    seeds: Vec<u64>,
-    threads: Option<usize>,
-) -> PyResult<Vec<Puzzle>> {
-    let options: Vec<GenerateOptions> = seeds
-        .iter()
-        .map(|&seed| generate_options(houses, groups, seed))
-        .collect::<PyResult<_>>()?;
-    if threads == Some(0) {
-        return Err(PyValueError::new_err("threads must be at least 1"));
-    }
-    let threads = threads.unwrap_or_else(|| thread::available_parallelism().map_or(1, |n| n.get()));
-    let results = py
-        .detach(|| run_ordered(&options, threads, generate_puzzle))
-        .ok_or_else(|| PyRuntimeError::new_err("a generate_many worker thread panicked"))?;
-    results
-        .into_iter()
-        .map(|r| {
-            r.map(|g| Puzzle { inner: g.puzzle })
-                .map_err(|e| PyValueError::new_err(e.to_string()))
-        })
-        .collect()
 }

@@ -466,3 +466,31 @@ impl Trace {
         )
     }
 }
+
+/// The benchmark's reference (python/bench/bench_check.py): `rounds`
+/// uniqueness checks of each solver, called from Rust with no Python in
+/// between, as `benches/check.rs` calls them, in this very build. Returns
+/// how many checks found a unique solution. Not part of the API.
+#[pyfunction]
+pub(crate) fn _uniqueness_rounds(
+    py: Python<'_>,
+    mut solvers: Vec<PyRefMut<'_, Solver>>,
+    rounds: u64,
+) -> u64 {
+    let mut inner: Vec<(&mut bitfd::Solver, SearchOptions)> = solvers
+        .iter_mut()
+        .map(|s| {
+            let s = &mut **s;
+            (&mut s.inner, s.options)
+        })
+        .collect();
+    py.detach(|| {
+        let mut unique = 0;
+        for _ in 0..rounds {
+            for (solver, options) in &mut inner {
+                unique += u64::from(solver.uniqueness(options).is_unique());
+            }
+        }
+        unique
+    })
+}

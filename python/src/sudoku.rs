@@ -1,10 +1,10 @@
 //! `Sudoku`: boards of 9x9 to 36x36, one line each, solved and checked.
 
-use bitfd::sudoku::{Board, SudokuModel};
+use bitfd::sudoku::{Board, BoardError, SudokuModel};
 use bitfd::{SearchOptions, Strength};
 use pyo3::prelude::*;
 
-use crate::ParseError;
+use crate::errors::parse_error_at;
 use crate::model::{Model, strength};
 use crate::puzzle::{Check, check_model};
 use crate::solver::search_options;
@@ -53,10 +53,16 @@ impl Sudoku {
     /// Reads a board from a line; raises `ParseError` for a length that is
     /// no board size or a symbol outside the board's alphabet.
     #[staticmethod]
-    fn parse(line: &str) -> PyResult<Sudoku> {
+    fn parse(py: Python<'_>, line: &str) -> PyResult<Sudoku> {
         Board::parse(line)
             .map(|board| Sudoku { board })
-            .map_err(|e| ParseError::new_err(e.to_string()))
+            .map_err(|e| {
+                let column = match &e {
+                    BoardError::Symbol { column, .. } => Some(*column as u64),
+                    _ => None,
+                };
+                parse_error_at(py, e.to_string(), Some(1), column, None)
+            })
     }
 
     /// The side: 9, 16, 25 or 36.

@@ -7,9 +7,20 @@ import pytest
 
 import bitfd
 
+FUNCTIONS = (
+    "check",
+    "check_many",
+    "generate",
+    "generate_many",
+    "generate_english",
+    "generate_files",
+    "parse_english",
+    "read_puzzle",
+)
+
 # doctest.testmod finds the package's docstring and its classes' (their
 # __module__ is "bitfd"); the extension's functions are looked at by name.
-OBJECTS = [("bitfd", bitfd)] + [(f"bitfd.{n}", getattr(bitfd, n)) for n in ("check", "check_many", "generate", "generate_many")]
+OBJECTS = [("bitfd", bitfd)] + [(f"bitfd.{n}", getattr(bitfd, n)) for n in FUNCTIONS]
 
 
 @pytest.mark.parametrize("name, obj", OBJECTS, ids=[n for n, _ in OBJECTS])
@@ -27,3 +38,7 @@ def test_docstring_examples_run(name, obj):
 def test_every_public_class_and_function_shows_an_example():
     names = {t.name for n, o in OBJECTS for t in doctest.DocTestFinder().find(o, n) if t.examples}
     assert {"bitfd", "bitfd.Model", "bitfd.Solver", "bitfd.Puzzle", "bitfd.check", "bitfd.check_many", "bitfd.Sudoku"} <= names
+    # Every function and method added with the English tools and the
+    # generator's controls shows one.
+    assert {f"bitfd.{n}" for n in FUNCTIONS} <= names
+    assert {"bitfd.Puzzle.to_english", "bitfd.Puzzle.answer_grid", "bitfd.Diagnostic"} <= names

@@ -80,7 +80,8 @@ boards over the time their searches took). Exits with 3 when a limit left
 a board unknown. The model is a cell a variable, an all-different and an
 each-value-held a row, column and box, and the box-line intersections of
 every band (--box-line off leaves them out); boards of 25x25 and larger
-branch by dom/wdeg unless --var-order says otherwise.";
+branch by dom/wdeg with reasoning from the last conflict unless
+--var-order and --last-conflict say otherwise.";
 
 const MINIMIZE_EXAMPLES: &str = "\
 Examples:
@@ -575,6 +576,12 @@ pub(crate) struct SearchArgs {
     /// Stop a search after this long: 500ms, 2s, 1.5s, 1m (a bare number is seconds).
     #[arg(long, value_name = "DURATION", value_parser = parse_duration)]
     time_limit: Option<Duration>,
+
+    /// After a failed decision, branch on its variable again while it is
+    /// open, before the variable order (reasoning from the last conflict)
+    /// [default: off; sudoku: on for 25x25 and larger].
+    #[arg(long, value_enum, value_name = "WHEN")]
+    last_conflict: Option<LastConflictArg>,
 }
 
 /// `--color`.
@@ -599,6 +606,14 @@ enum VarOrderArg {
     /// The smallest domain per conflict weight (dom/wdeg): learns which
     /// constraints fail; for hard instances.
     DomWdeg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum LastConflictArg {
+    /// Branch on the last failed decision's variable first.
+    On,
+    /// Follow the variable order alone.
+    Off,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -636,12 +651,18 @@ impl SearchArgs {
             },
             node_limit: self.node_limit,
             time_limit: self.time_limit,
+            last_conflict: self.last_conflict == Some(LastConflictArg::On),
         }
     }
 
     /// Whether `--var-order` was given.
     pub(crate) fn var_order_chosen(&self) -> bool {
         self.var_order.is_some()
+    }
+
+    /// Whether `--last-conflict` was given.
+    pub(crate) fn last_conflict_chosen(&self) -> bool {
+        self.last_conflict.is_some()
     }
 
     /// The all-different strength the flags ask for.

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bitfd::generate::{GenerateError, GenerateOptions, generate_with};
+use bitfd::generate::{GenerateError, GenerateOptions, english_line, generate_with};
 
 use super::args::GenerateArgs;
 use super::batch::{Output, Sink, Terminal, run_ordered};
@@ -53,7 +53,7 @@ pub(crate) fn generate(args: &GenerateArgs) -> io::Result<ExitCode> {
         };
         let text = generate_with(&options, &controls).map(|g| match style {
             None => g.puzzle.to_string(),
-            Some(style) => g.english_json_line(style, seed),
+            Some(style) => english_line(&g, &options, style),
         });
         (seed, text)
     };
@@ -69,11 +69,6 @@ pub(crate) fn generate(args: &GenerateArgs) -> io::Result<ExitCode> {
     run_ordered(args.jobs.threads(), args.seed..=last, work, &mut sink)?;
     let (failed, unknown) = sink.terminal.finish()?;
     Ok(exit_code(failed, unknown))
-}
-
-/// `gen-6x6-seed1`: houses x groups, and the seed.
-fn puzzle_id(houses: u8, groups: usize, seed: u64) -> String {
-    format!("gen-{houses}x{groups}-seed{seed}")
 }
 
 /// Where generated puzzles go: files in `dir` (their paths to stdout), or
@@ -93,11 +88,12 @@ struct Files<'a> {
 
 impl Sink<(u64, Result<String, GenerateError>)> for Files<'_> {
     fn emit(&mut self, (seed, text): (u64, Result<String, GenerateError>)) -> io::Result<()> {
-        let name = format!(
-            "{}.{}",
-            puzzle_id(self.houses, self.groups, seed),
-            self.extension
-        );
+        let options = GenerateOptions {
+            houses: self.houses,
+            groups: self.groups,
+            seed,
+        };
+        let name = format!("{}.{}", options.id(), self.extension);
         let output = match (text, self.dir) {
             (Err(e), _) => Output {
                 err: format!("{ERROR}error:{ERROR:#} seed {seed}: {e}\n"),

@@ -108,8 +108,13 @@ fn solve_board(args: &SudokuArgs, board: &Board) -> Solved {
     let mut options = args.search.options();
     // Large boards are won by learning where the conflicts are; on small
     // ones that costs more than it saves.
-    if !args.search.var_order_chosen() && board.size() >= 25 {
-        options.var_order = VarOrder::DomWdeg;
+    if board.size() >= 25 {
+        if !args.search.var_order_chosen() {
+            options.var_order = VarOrder::DomWdeg;
+        }
+        if !args.search.last_conflict_chosen() {
+            options.last_conflict = true;
+        }
     }
     let (outcome, _) = search(sm.model(), &options, mode, &mut ());
     let busy = started.elapsed();

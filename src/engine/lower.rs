@@ -154,16 +154,15 @@ impl<'c> Permutations<'c> {
             AnyPropagator::AllDifferentDomain(all) if !all.shifted && !all.repeats => Some(all),
             _ => None,
         };
-        // The same variables, none twice: a group in declaration order
-        // from the same variable, else the same key and then the same set.
-        let in_order = held.first.and_then(|first| {
-            self.costly.iter().position(|slot| {
-                unshifted(slot).is_some_and(|all| {
-                    all.in_order() && all.first == first && all.vars.len() == vars.len()
-                })
-            })
-        });
-        let by = in_order.or_else(|| {
+        // The same variables, none twice: the same place among the group
+        // variables (an each-value-held posted right after an all-different
+        // on the same list shares its place, see `Model::each_value_held`),
+        // else the same key and then the same set.
+        let same_place = self
+            .costly
+            .iter()
+            .position(|slot| unshifted(slot).is_some_and(|all| all.vars == held.vars));
+        let by = same_place.or_else(|| {
             if has_repeats(vars) {
                 return None;
             }

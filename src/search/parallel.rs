@@ -108,8 +108,9 @@ impl Solver {
     /// tree the split opens whole (up to a few hundred nodes a thread, fewer on a model
     /// with a wide state) starts no thread at all. With one
     /// thread, or with a node limit (a search cut at the same node on every
-    /// machine needs one order of visit) or with [`VarOrder::DomWdeg`] (its
-    /// branching learns from the nodes before, in one order of visit), it
+    /// machine needs one order of visit) or with [`VarOrder::DomWdeg`] or
+    /// [`SearchOptions::last_conflict`] (their branching learns from the
+    /// nodes before, in one order of visit), it
     /// counts on the calling thread, exactly as `count`. A time limit is checked by every thread; when it
     /// cuts the search short the partial counts depend on the timing, as
     /// they do for `count`.
@@ -150,10 +151,14 @@ impl Solver {
         threads: usize,
         per_thread: usize,
     ) -> Outcome {
-        // dom/wdeg learns from the failures before each node, in the order
-        // of one sequential search: subtrees counted apart would branch
-        // differently on each number of threads.
-        if threads <= 1 || options.node_limit.is_some() || options.var_order == VarOrder::DomWdeg {
+        // dom/wdeg and the last conflict learn from the failures before
+        // each node, in the order of one sequential search: subtrees
+        // counted apart would branch differently on each number of threads.
+        if threads <= 1
+            || options.node_limit.is_some()
+            || options.var_order == VarOrder::DomWdeg
+            || options.last_conflict
+        {
             return self.count(options);
         }
         self.start(options);

@@ -34,6 +34,7 @@ mod frame;
 mod words;
 mod write;
 
+pub(crate) use write::capitalized;
 pub use write::{Style, WriteError, write};
 
 use super::ast::{Puzzle, Relation};

@@ -23,6 +23,26 @@ pub enum Style {
     Classic,
 }
 
+impl Style {
+    /// Every style, in the CLI's order (its default first).
+    pub const ALL: [Style; 3] = [Style::ZebraLogic, Style::ReasoningGym, Style::Classic];
+
+    /// The style's name as the CLI's `--style` spells it: `zebralogic`,
+    /// `reasoning-gym` or `classic`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Style::ZebraLogic => "zebralogic",
+            Style::ReasoningGym => "reasoning-gym",
+            Style::Classic => "classic",
+        }
+    }
+
+    /// The style [`Style::name`] spells `name`, if any.
+    pub fn from_name(name: &str) -> Option<Style> {
+        Style::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
 /// Why a puzzle could not be written in English: a relation that has no
 /// sentence the reader reads back (an offset other than one house, `<=` or
 /// `>=`, a chain through a house number).
@@ -140,7 +160,8 @@ fn spoken(name: &str) -> String {
     super::clue::split_name(name).join(" ")
 }
 
-fn capitalized(s: &str) -> String {
+/// `s` with its first letter upper-case: `nationality` is `Nationality`.
+pub(crate) fn capitalized(s: &str) -> String {
     let mut chars = s.chars();
     match chars.next() {
         Some(c) => c.to_uppercase().chain(chars).collect(),
