@@ -154,6 +154,13 @@ pub enum GenerateError {
     Houses(u8),
     /// Groups outside `1..=MAX_GROUPS`.
     Groups(usize),
+    /// [`Controls::kinds`] is empty.
+    NoKinds,
+    /// The allowed kinds ran out of new true clues before the solution was
+    /// unique.
+    Unpinnable,
+    /// None of this many attempts rated in [`Controls::difficulty`].
+    NoneInRange(u32),
 }
 
 impl fmt::Display for GenerateError {
@@ -165,6 +172,14 @@ impl fmt::Display for GenerateError {
             GenerateError::Groups(n) => {
                 write!(f, "{n} groups: generated puzzles have 1 to {MAX_GROUPS}")
             }
+            GenerateError::NoKinds => f.write_str("no clue kind is allowed"),
+            GenerateError::Unpinnable => f.write_str(
+                "the allowed clue kinds cannot make the solution unique at this size; allow more kinds",
+            ),
+            GenerateError::NoneInRange(k) => write!(
+                f,
+                "none of {k} puzzles drawn rated in the difficulty range; widen it"
+            ),
         }
     }
 }
@@ -259,6 +274,41 @@ pub fn english_line(g: &Generated, options: &GenerateOptions, style: Style) -> S
 ///
 /// [`GenerateError`] when the size is outside the supported range.
 pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
+    generate_with(options, &Controls::default())
+}
+
+/// Generates a puzzle of the allowed clue kinds whose rating lies in the
+/// difficulty range.
+///
+/// Attempt 0 draws from [`GenerateOptions::seed`] (so the default controls
+/// give [`generate`]'s puzzle); each later attempt draws from a seed derived
+/// from it and the attempt number, until a rating fits. The result depends
+/// on the options and controls only, never on the thread or machine.
+///
+/// ```
+/// use bitfd::generate::{ClueKind, Controls, Difficulty, GenerateOptions, generate_with};
+///
+/// let controls = Controls {
+///     kinds: vec![ClueKind::At, ClueKind::NextTo, ClueKind::Same],
+///     difficulty: Difficulty { guessing: Some(false), ..Difficulty::default() },
+///     ..Controls::default()
+/// };
+/// let g = generate_with(&GenerateOptions { houses: 5, groups: 4, seed: 3 }, &controls)?;
+/// assert!(g.rating.propagation_only);
+/// assert!(g.puzzle.clues().iter().all(|c| controls.kinds.contains(&ClueKind::of(&c.relation).unwrap())));
+/// # Ok::<(), bitfd::generate::GenerateError>(())
+/// ```
+///
+/// # Errors
+///
+/// [`GenerateError`] when the size is outside the supported range, when no
+/// kind is allowed, when the allowed kinds cannot pin a solution down
+/// (`same` alone says nothing of positions), or when no attempt rated in
+/// the range.
+pub fn generate_with(
+    options: &GenerateOptions,
+    controls: &Controls,
+) -> Result<Generated, GenerateError> {
     let (n, m) = (options.houses, options.groups);
     if !(2..=MAX_HOUSES).contains(&n) {
         return Err(GenerateError::Houses(n));
@@ -266,7 +316,39 @@ pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
     if !(1..=MAX_GROUPS).contains(&m) {
         return Err(GenerateError::Groups(m));
     }
-    let mut rng = SplitMix64::new(options.seed);
+    // In the fixed order of `ClueKind::ALL`, so the caller's order and
+    // repeats change nothing.
+    let kinds: Vec<ClueKind> = ClueKind::ALL
+        .into_iter()
+        .filter(|k| controls.kinds.contains(k))
+        .collect();
+    if kinds.is_empty() {
+        return Err(GenerateError::NoKinds);
+    }
+    for attempt in 0..controls.attempts.max(1) {
+        let seed = if attempt == 0 {
+            options.seed
+        } else {
+            SplitMix64::new(options.seed ^ u64::from(attempt).wrapping_mul(0xD1B5_4A32_D192_ED03))
+                .next_u64()
+        };
+        let g = generate_once(n, m, seed, options.seed, &kinds)?;
+        if controls.difficulty.accepts(&g.rating) {
+            return Ok(g);
+        }
+    }
+    Err(GenerateError::NoneInRange(controls.attempts.max(1)))
+}
+
+/// One puzzle drawn from `seed`; `title_seed` is the seed the caller asked for.
+fn generate_once(
+    n: u8,
+    m: usize,
+    seed: u64,
+    title_seed: u64,
+    kinds: &[ClueKind],
+) -> Result<Generated, GenerateError> {
+    let mut rng = SplitMix64::new(seed);
 
     // The solution: a random permutation of the houses for each group.
     let groups: Vec<Group> = WORDS[..m]
@@ -295,11 +377,18 @@ pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
     let mut clues: Vec<Clue> = Vec::new();
     let options_search = SearchOptions::default();
     let mut batch = usize::from(n) * m;
+    // Draws in a row that added nothing: past a bound, the allowed kinds
+    // have no new true clue to give (a small street, few kinds).
+    let mut stale = 0;
+    let stale_limit = 64 * usize::from(n) * m;
     loop {
-        while clues.len() < batch {
-            let clue = draw_clue(&shell, &solution, &mut rng);
-            if !clues.iter().any(|c| c.relation == clue.relation) {
-                clues.push(clue);
+        while clues.len() < batch && stale < stale_limit {
+            match draw_clue(&shell, &solution, kinds, &mut rng) {
+                Some(clue) if !clues.iter().any(|c| c.relation == clue.relation) => {
+                    clues.push(clue);
+                    stale = 0;
+                }
+                _ => stale += 1,
             }
         }
         shell.clues = clues.clone();
@@ -309,6 +398,9 @@ pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
             .is_unique()
         {
             break;
+        }
+        if stale >= stale_limit {
+            return Err(GenerateError::Unpinnable);
         }
         batch += usize::from(n) * m;
     }
@@ -349,7 +441,7 @@ pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
         group: None,
     });
 
-    let title = format!("Generated {n}x{m} puzzle (seed {})", options.seed);
+    let title = format!("Generated {n}x{m} puzzle (seed {title_seed})");
     let groups = shell.groups().to_vec();
     let puzzle = from_parts(Some(title), n, groups, kept_clues, asks);
     let rating = Solver::new(puzzle.to_model().model()).rate();
@@ -361,34 +453,170 @@ pub fn generate(options: &GenerateOptions) -> Result<Generated, GenerateError> {
     })
 }
 
-/// The clue kinds, as drawn.
-#[derive(Clone, Copy, Debug)]
-enum Kind {
+/// A kind of clue the generator draws (the kinds of
+/// `../shared/data/README.md`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ClueKind {
+    /// Two values in the same house.
     Same,
+    /// A value in a given house.
     At,
+    /// A value not in a given house.
     NotAt,
+    /// Two values in neighbouring houses.
     NextTo,
+    /// A value directly left of another.
     DirectlyLeft,
+    /// A value somewhere left of another.
     LeftOf,
+    /// One house between two values.
     OneBetween,
+    /// Two houses between two values.
     TwoBetween,
+    /// Two values in different houses.
     NotSame,
 }
 
-const KINDS: [Kind; 9] = [
-    Kind::Same,
-    Kind::At,
-    Kind::NotAt,
-    Kind::NextTo,
-    Kind::DirectlyLeft,
-    Kind::LeftOf,
-    Kind::OneBetween,
-    Kind::TwoBetween,
-    Kind::NotSame,
-];
+impl ClueKind {
+    /// Every kind, in the order the generator draws from.
+    pub const ALL: [ClueKind; 9] = [
+        ClueKind::Same,
+        ClueKind::At,
+        ClueKind::NotAt,
+        ClueKind::NextTo,
+        ClueKind::DirectlyLeft,
+        ClueKind::LeftOf,
+        ClueKind::OneBetween,
+        ClueKind::TwoBetween,
+        ClueKind::NotSame,
+    ];
 
-/// Draws one clue that holds in `solution`, with its sentence.
-fn draw_clue(shell: &Puzzle, solution: &[Vec<u8>], rng: &mut SplitMix64) -> Clue {
+    /// The kind's name, as the command line spells it: `same`, `at`,
+    /// `not-at`, `next-to`, `directly-left`, `left-of`, `one-between`,
+    /// `two-between`, `not-same`.
+    pub fn name(self) -> &'static str {
+        match self {
+            ClueKind::Same => "same",
+            ClueKind::At => "at",
+            ClueKind::NotAt => "not-at",
+            ClueKind::NextTo => "next-to",
+            ClueKind::DirectlyLeft => "directly-left",
+            ClueKind::LeftOf => "left-of",
+            ClueKind::OneBetween => "one-between",
+            ClueKind::TwoBetween => "two-between",
+            ClueKind::NotSame => "not-same",
+        }
+    }
+
+    /// The kind named `name` ([`ClueKind::name`]).
+    pub fn from_name(name: &str) -> Option<ClueKind> {
+        ClueKind::ALL.into_iter().find(|k| k.name() == name)
+    }
+
+    /// The kind of a relation the generator writes, if it is one.
+    pub fn of(relation: &Relation) -> Option<ClueKind> {
+        Some(match relation {
+            Relation::Same { offset: 0, .. } => ClueKind::Same,
+            Relation::Same { offset: 1, .. } => ClueKind::DirectlyLeft,
+            Relation::At { .. } => ClueKind::At,
+            Relation::NotAt { .. } => ClueKind::NotAt,
+            Relation::Distance { distance: 1, .. } => ClueKind::NextTo,
+            Relation::Distance { distance: 2, .. } => ClueKind::OneBetween,
+            Relation::Distance { distance: 3, .. } => ClueKind::TwoBetween,
+            Relation::Compare {
+                left: Operand::Value(_),
+                op: Cmp::Lt,
+                right: Operand::Value(_),
+            } => ClueKind::LeftOf,
+            Relation::Differ { .. } => ClueKind::NotSame,
+            _ => return None,
+        })
+    }
+}
+
+impl fmt::Display for ClueKind {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// What a generated puzzle may be made of and how hard it may be: the
+/// controls of [`generate_with`]. The default allows every kind and every
+/// difficulty, and [`generate`] uses it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Controls {
+    /// The clue kinds that may be drawn (not empty; order and repeats do
+    /// not matter).
+    pub kinds: Vec<ClueKind>,
+    /// The ratings accepted.
+    pub difficulty: Difficulty,
+    /// Puzzles tried before giving up on the difficulty range: attempt 0 is
+    /// the seed itself, attempt `k` a seed derived from it and `k`.
+    pub attempts: u32,
+}
+
+impl Default for Controls {
+    fn default() -> Controls {
+        Controls {
+            kinds: ClueKind::ALL.to_vec(),
+            difficulty: Difficulty::default(),
+            attempts: 1000,
+        }
+    }
+}
+
+/// A range of difficulty on the [`Rating`]: nodes and failures of the
+/// rating's search (bounds inclusive), and whether it needs guessing. The
+/// default accepts every puzzle.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Difficulty {
+    /// Fewest nodes.
+    pub min_nodes: u64,
+    /// Most nodes.
+    pub max_nodes: u64,
+    /// Fewest failures.
+    pub min_failures: u64,
+    /// Most failures.
+    pub max_failures: u64,
+    /// `Some(true)`: only puzzles that need a guess; `Some(false)`: only
+    /// puzzles propagation alone solves; `None`: either.
+    pub guessing: Option<bool>,
+}
+
+impl Default for Difficulty {
+    fn default() -> Difficulty {
+        Difficulty {
+            min_nodes: 0,
+            max_nodes: u64::MAX,
+            min_failures: 0,
+            max_failures: u64::MAX,
+            guessing: None,
+        }
+    }
+}
+
+impl Difficulty {
+    /// Whether `rating` lies in the range.
+    pub fn accepts(&self, rating: &Rating) -> bool {
+        (self.min_nodes..=self.max_nodes).contains(&rating.nodes)
+            && (self.min_failures..=self.max_failures).contains(&rating.failures)
+            && self.guessing.is_none_or(|g| g != rating.propagation_only)
+    }
+}
+
+/// Draws of a kind that does not fit (no house on that side, no second
+/// group) before [`draw_clue`] gives up: with a kind that can fit, some
+/// draw fits with high probability long before.
+const MAX_DRAW_TRIES: u32 = 1000;
+
+/// Draws one clue of one of `kinds` that holds in `solution`, with its
+/// sentence; `None` when [`MAX_DRAW_TRIES`] draws found none that fits.
+fn draw_clue(
+    shell: &Puzzle,
+    solution: &[Vec<u8>],
+    kinds: &[ClueKind],
+    rng: &mut SplitMix64,
+) -> Option<Clue> {
     let n = shell.houses();
     let m = shell.groups().len();
     let house = |v: ValueRef| solution[v.group][v.value];
@@ -401,8 +629,13 @@ fn draw_clue(shell: &Puzzle, solution: &[Vec<u8>], rng: &mut SplitMix64) -> Clue
             .expect("a permutation"),
     };
     let name = |v: ValueRef| shell.value_name(v).to_owned();
+    let mut tries = 0;
     loop {
-        let kind = KINDS[rng.below(KINDS.len())];
+        tries += 1;
+        if tries > MAX_DRAW_TRIES {
+            return None;
+        }
+        let kind = kinds[rng.below(kinds.len())];
         let a = ValueRef {
             group: rng.below(m),
             value: rng.below(usize::from(n)),
@@ -421,7 +654,7 @@ fn draw_clue(shell: &Puzzle, solution: &[Vec<u8>], rng: &mut SplitMix64) -> Clue
             (v != a).then_some(v)
         };
         let (relation, sentence) = match kind {
-            Kind::Same => {
+            ClueKind::Same => {
                 let Some(g) = other_group(rng) else { continue };
                 let b = at(g, house(a));
                 (
@@ -429,14 +662,14 @@ fn draw_clue(shell: &Puzzle, solution: &[Vec<u8>], rng: &mut SplitMix64) -> Clue
                     format!("The {} and the {} are in the same house.", name(a), name(b)),
                 )
             }
-            Kind::At => {
+            ClueKind::At => {
                 let h = house(a);
                 (
                     Relation::At { a, house: h },
                     format!("The {} is in house {h}.", name(a)),
                 )
             }
-            Kind::NotAt => {
+            ClueKind::NotAt => {
                 let h = 1 + rng.below(usize::from(n)) as u8;
                 if h == house(a) {
                     continue;
@@ -446,10 +679,10 @@ fn draw_clue(shell: &Puzzle, solution: &[Vec<u8>], rng: &mut SplitMix64) -> Clue
                     format!("The {} is not in house {h}.", name(a)),
                 )
             }
-            Kind::NextTo | Kind::OneBetween | Kind::TwoBetween => {
+            ClueKind::NextTo | ClueKind::OneBetween | ClueKind::TwoBetween => {
                 let d: u8 = match kind {
-                    Kind::NextTo => 1,
-                    Kind::OneBetween => 2,
+                    ClueKind::NextTo => 1,
+                    ClueKind::OneBetween => 2,
                     _ => 3,
                 };
                 let h = house(a);
@@ -484,7 +717,7 @@ fn draw_clue(shell: &Puzzle, solution: &[Vec<u8>], rng: &mut SplitMix64) -> Clue
                 };
                 (Relation::Distance { a, b, distance: d }, sentence)
             }
-            Kind::DirectlyLeft => {
+            ClueKind::DirectlyLeft => {
                 let h = house(a);
                 if h == n {
                     continue;
@@ -502,7 +735,7 @@ fn draw_clue(shell: &Puzzle, solution: &[Vec<u8>], rng: &mut SplitMix64) -> Clue
                     format!("The {} is directly left of the {}.", name(a), name(b)),
                 )
             }
-            Kind::LeftOf => {
+            ClueKind::LeftOf => {
                 let h = house(a);
                 if h == n {
                     continue;
@@ -520,7 +753,7 @@ fn draw_clue(shell: &Puzzle, solution: &[Vec<u8>], rng: &mut SplitMix64) -> Clue
                     format!("The {} is somewhere left of the {}.", name(a), name(b)),
                 )
             }
-            Kind::NotSame => {
+            ClueKind::NotSame => {
                 let Some(g) = other_group(rng) else { continue };
                 let v = ValueRef {
                     group: g,
@@ -539,10 +772,10 @@ fn draw_clue(shell: &Puzzle, solution: &[Vec<u8>], rng: &mut SplitMix64) -> Clue
                 )
             }
         };
-        return Clue {
+        return Some(Clue {
             label: Some(sentence),
             relation,
-        };
+        });
     }
 }
 
@@ -648,6 +881,66 @@ mod tests {
         .puzzle
         .to_string();
         assert_ne!(a, c, "another seed, another puzzle");
+    }
+
+    #[test]
+    fn default_controls_give_generate_and_controls_hold() {
+        let options = GenerateOptions {
+            houses: 5,
+            groups: 4,
+            seed: 11,
+        };
+        let plain = generate(&options).expect("valid");
+        let with = generate_with(&options, &Controls::default()).expect("valid");
+        assert_eq!(plain.puzzle, with.puzzle, "attempt 0 is the seed itself");
+        let controls = Controls {
+            kinds: vec![ClueKind::NotAt, ClueKind::NextTo, ClueKind::At],
+            difficulty: Difficulty {
+                min_failures: 1,
+                ..Difficulty::default()
+            },
+            ..Controls::default()
+        };
+        for seed in 0..5 {
+            let g = generate_with(&GenerateOptions { seed, ..options }, &controls).expect("met");
+            assert!(holds(&g));
+            assert!(g.rating.failures >= 1 && !g.rating.propagation_only);
+            for c in g.puzzle.clues() {
+                // The three kinds by their relations, as the kinds define them.
+                assert!(
+                    matches!(
+                        c.relation,
+                        Relation::NotAt { .. }
+                            | Relation::At { .. }
+                            | Relation::Distance { distance: 1, .. }
+                    ),
+                    "{:?}",
+                    c.relation
+                );
+            }
+        }
+        // Order and repeats of the kinds change nothing.
+        let shuffled = Controls {
+            kinds: vec![
+                ClueKind::At,
+                ClueKind::NextTo,
+                ClueKind::NotAt,
+                ClueKind::At,
+            ],
+            ..controls.clone()
+        };
+        assert_eq!(
+            generate_with(&options, &controls).expect("met").puzzle,
+            generate_with(&options, &shuffled).expect("met").puzzle
+        );
+        let none = Controls {
+            kinds: Vec::new(),
+            ..Controls::default()
+        };
+        assert_eq!(
+            generate_with(&options, &none).err(),
+            Some(GenerateError::NoKinds)
+        );
     }
 
     #[test]

@@ -461,6 +461,159 @@ mod cli {
         }
     }
 
+    /// The kind of a relation read back from a generated sentence, as
+    /// `--kinds` names it (written here from the kinds' definitions, not
+    /// from the generator's code).
+    fn kind_name(r: &Relation) -> &'static str {
+        match r {
+            Relation::Same { offset: 0, .. } => "same",
+            Relation::Same { offset: 1 | -1, .. } => "directly-left",
+            Relation::At { .. } => "at",
+            Relation::NotAt { .. } => "not-at",
+            Relation::Distance { distance: 1, .. } => "next-to",
+            Relation::Distance { distance: 2, .. } => "one-between",
+            Relation::Distance { distance: 3, .. } => "two-between",
+            Relation::Compare {
+                left: Operand::Value(_),
+                op: Cmp::Lt | Cmp::Gt,
+                right: Operand::Value(_),
+            } => "left-of",
+            Relation::Differ { .. } => "not-same",
+            other => panic!("a relation no kind writes: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn generate_controls_keep_to_the_kinds_and_the_difficulty_range_on_any_thread_count() {
+        let allowed = ["at", "next-to", "same", "left-of"];
+        let kinds = allowed.join(",");
+        for (style, guessing, min_nodes, max_nodes) in [
+            ("zebralogic", "yes", 3, 40),
+            ("classic", "no", 0, 1_000_000),
+        ] {
+            let args = |jobs: &'static str| {
+                vec![
+                    "generate".to_owned(),
+                    "--english".to_owned(),
+                    "--style".to_owned(),
+                    style.to_owned(),
+                    "--houses".to_owned(),
+                    "5".to_owned(),
+                    "--groups".to_owned(),
+                    "4".to_owned(),
+                    "--seed".to_owned(),
+                    "7".to_owned(),
+                    "--count".to_owned(),
+                    "6".to_owned(),
+                    "--kinds".to_owned(),
+                    kinds.clone(),
+                    "--min-nodes".to_owned(),
+                    min_nodes.to_string(),
+                    "--max-nodes".to_owned(),
+                    max_nodes.to_string(),
+                    "--guessing".to_owned(),
+                    guessing.to_owned(),
+                    "--jobs".to_owned(),
+                    jobs.to_owned(),
+                ]
+            };
+            fn as_strs(v: &[String]) -> Vec<&str> {
+                v.iter().map(String::as_str).collect()
+            }
+            let one = run(&as_strs(&args("1")), None);
+            assert_eq!(one.code, 0, "{}", one.stderr);
+            let two = run(&as_strs(&args("2")), None);
+            assert_eq!(one.stdout, two.stdout, "the same bytes with -j1 and -j2");
+            let lines: Vec<&str> = one.stdout.lines().collect();
+            assert_eq!(lines.len(), 6);
+            for line in lines {
+                let doc: Value = serde_json::from_str(line).expect("a JSON line");
+                let p = english::parse(str_of(&doc["text"])).expect("the text reads");
+                for c in p.clues() {
+                    let k = kind_name(&c.relation);
+                    assert!(allowed.contains(&k), "{k}: {:?}", c.label);
+                }
+                // The rating, computed again from the text, lies in the range.
+                let rating = Solver::new(p.to_model().model()).rate();
+                assert!(
+                    (min_nodes..=max_nodes).contains(&rating.nodes),
+                    "{} nodes",
+                    rating.nodes
+                );
+                assert_eq!(rating.propagation_only, guessing == "no");
+                assert_eq!(doc["rating"]["nodes"], rating.nodes);
+                assert_eq!(doc["rating"]["failures"], rating.failures);
+                assert_eq!(doc["rating"]["needsGuessing"], guessing == "yes");
+            }
+        }
+    }
+
+    #[test]
+    fn generate_controls_that_cannot_be_met_are_errors_not_hangs() {
+        let base = ["generate", "--houses", "4", "--groups", "3", "--seed", "1"];
+        // `same` and `not-same` say nothing of positions.
+        let r = run(&[&base[..], &["--kinds", "same,not-same"]].concat(), None);
+        assert_ne!(r.code, 0);
+        assert!(
+            r.stderr.contains("cannot make the solution unique"),
+            "{}",
+            r.stderr
+        );
+        let r = run(&[&base[..], &["--kinds", "at,sideways"]].concat(), None);
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        assert!(
+            r.stderr.contains("`sideways` is not a clue kind"),
+            "{}",
+            r.stderr
+        );
+        let r = run(
+            &[&base[..], &["--min-nodes", "9", "--max-nodes", "3"]].concat(),
+            None,
+        );
+        assert_eq!(r.code, 2, "{}", r.stderr);
+        // No 4x3 puzzle needs a million nodes: every attempt is rejected.
+        let r = run(
+            &[&base[..], &["--min-nodes", "1000000", "--attempts", "5"]].concat(),
+            None,
+        );
+        assert_ne!(r.code, 0);
+        assert!(r.stderr.contains("none of 5 puzzles"), "{}", r.stderr);
+    }
+
+    #[test]
+    fn generate_english_out_writes_one_json_file_a_puzzle() {
+        let dir = std::env::temp_dir().join(format!("bitfd-english-out-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let dir_s = dir.to_str().expect("a UTF-8 path");
+        let r = run(
+            &[
+                "generate",
+                "--english",
+                "--houses",
+                "3",
+                "--groups",
+                "2",
+                "--seed",
+                "5",
+                "--count",
+                "3",
+                "--out",
+                dir_s,
+            ],
+            None,
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        for seed in 5..8 {
+            let path = dir.join(format!("gen-3x2-seed{seed}.json"));
+            let text = std::fs::read_to_string(&path).expect("the file");
+            let doc: Value = serde_json::from_str(&text).expect("one JSON document");
+            assert_eq!(doc["seed"], seed);
+            assert_eq!(doc["size"], "3*2");
+            assert!(r.stdout.contains(path.to_str().expect("UTF-8")));
+        }
+        let _ = std::fs::remove_dir_all(&dir);
+    }
+
     #[test]
     fn from_english_reads_standard_input_and_zebra_stays_the_default() {
         let text = std::fs::read("examples/puzzles/zebralogic-example.txt").expect("example");
@@ -766,4 +919,133 @@ fn generated_puzzles_written_in_english_read_back_to_the_same_unique_solution() 
         done += 1;
     }
     eprintln!("{done} generated puzzles read back to their unique solution");
+}
+
+/// English out and back on random puzzles, not only generated ones: random
+/// groups and random clues of every kind the writer phrases (true or not,
+/// so a puzzle may have no solution or many), written in every style, read
+/// back to the same relations in order and to the same verdict (none,
+/// several, or one solution, and then the same one).
+mod random_round_trip {
+    use super::*;
+    use bitfd::check::Uniqueness;
+    use proptest::prelude::*;
+
+    const GROUPS: [(&str, [&str; 6]); 4] = [
+        (
+            "color",
+            ["red", "green", "blue", "ivory", "yellow", "white"],
+        ),
+        ("pet", ["dog", "cat", "fox", "zebra", "snail", "horse"]),
+        (
+            "drink",
+            ["tea", "milk", "coffee", "juice", "water", "cocoa"],
+        ),
+        (
+            "flower",
+            ["tulip", "lily", "rose", "daisy", "iris", "orchid"],
+        ),
+    ];
+
+    /// One clue as `.zebra` text: `kind` picks the relation, `x`, `y`, `z`
+    /// pick values (made distinct), `h` a house, `d` a distance.
+    fn clue(
+        names: &[&str],
+        n: u8,
+        (kind, x, y, z, h, d): (u8, usize, usize, usize, u8, u8),
+    ) -> String {
+        let k = names.len();
+        let a = names[x % k];
+        let b = names[(x + 1 + y % (k - 1)) % k];
+        let h = 1 + h % n;
+        let d = 1 + d % (n - 1);
+        match kind % 12 {
+            0 => format!("{a} = {h}"),
+            1 => format!("{a} != {h}"),
+            2 => format!("{a} = {b}"),
+            3 => format!("{a} != {b}"),
+            4 => format!("{a} = {b} + 1"),
+            5 => format!("{a} = {b} - 1"),
+            6 => format!("|{a} - {b}| = {d}"),
+            7 => format!("|{a} - {b}| != {d}"),
+            8 => format!("{a} < {b}"),
+            9 => format!("{a} > {b}"),
+            10 => format!("{a} in {{1, {n}}}"),
+            _ => {
+                // Three distinct values: `a < c < b`.
+                let c = (0..k)
+                    .map(|i| names[(x + 2 + z + i) % k])
+                    .find(|c| *c != a && *c != b)
+                    .unwrap_or(a);
+                if c == a {
+                    format!("{a} != {b}")
+                } else {
+                    format!("{a} < {c} < {b}")
+                }
+            }
+        }
+    }
+
+    fn verdict(p: &Puzzle) -> (&'static str, Vec<Vec<u8>>) {
+        let pm = p.to_model();
+        // Contradictory random clues can take a long search to refute: a
+        // node limit keeps each case short. Both sides hold the same
+        // constraints, so a cut-short search is cut short on both.
+        let options = SearchOptions::default().node_limit(3000);
+        match Solver::new(pm.model()).uniqueness(&options) {
+            Uniqueness::Unique(s) => {
+                let houses = p
+                    .groups()
+                    .iter()
+                    .enumerate()
+                    .map(|(g, group)| {
+                        (0..group.values.len())
+                            .map(|v| pm.house(&s, ValueRef { group: g, value: v }))
+                            .collect()
+                    })
+                    .collect();
+                ("unique", houses)
+            }
+            Uniqueness::None { .. } => ("none", Vec::new()),
+            Uniqueness::Several { .. } => ("several", Vec::new()),
+            Uniqueness::Unknown { .. } => ("unknown", Vec::new()),
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(96))]
+        #[test]
+        fn random_puzzles_in_every_style_read_back_to_the_same_relations_and_verdict(
+            n in 2u8..=6,
+            m in 1usize..=4,
+            clues in proptest::collection::vec(
+                (any::<u8>(), any::<usize>(), any::<usize>(), any::<usize>(), any::<u8>(), any::<u8>()),
+                0..14,
+            ),
+        ) {
+            let mut text = format!("houses {n}\n");
+            let mut names = Vec::new();
+            for (group, values) in &GROUPS[..m] {
+                let values = &values[..usize::from(n)];
+                text.push_str(&format!("{group}: {}\n", values.join(" ")));
+                names.extend_from_slice(values);
+            }
+            for c in &clues {
+                text.push_str(&clue(&names, n, *c));
+                text.push('\n');
+            }
+            let p = puzzle::parse(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
+            let want = verdict(&p);
+            for style in [english::Style::ZebraLogic, english::Style::ReasoningGym, english::Style::Classic] {
+                let english_text = english::write(&p, style)
+                    .unwrap_or_else(|e| panic!("{style:?}: {e}\n{text}"));
+                let back = english::parse(&english_text)
+                    .unwrap_or_else(|e| panic!("{style:?}: {e}\n{english_text}"));
+                let got: Vec<Relation> = back.clues().iter().map(|c| canonical(&c.relation)).collect();
+                let sent: Vec<Relation> = p.clues().iter().map(|c| canonical(&c.relation)).collect();
+                prop_assert_eq!(got, sent, "{:?}\n{}", style, english_text);
+                prop_assert_eq!(verdict(&back), want.clone(), "{:?}\n{}", style, english_text);
+            }
+        }
+    }
 }

@@ -115,6 +115,7 @@ Examples:
   bitfd generate --houses 6 --groups 6 --seed 1 --count 100 --out puzzles/
   bitfd generate --houses 8 --groups 8 --seed 42 --count 10 --out p/ | xargs bitfd check
   bitfd generate --english --style reasoning-gym --houses 5 --groups 4 --seed 1 --count 3
+  bitfd generate --english --houses 7 --groups 7 --seed 1 --count 1000 --kinds at,next-to,same,left-of --guessing yes --out p/
 
 Each puzzle has a unique solution and a minimal set of clues. Puzzle k
 (from 0) of a run has seed S+k. With --out it is written to
@@ -125,7 +126,10 @@ same arguments give the same bytes on every machine, whatever --jobs.
 With --english, each puzzle is one JSON line of English text (file
 DIR/gen-HxG-seedN.json with --out): id, size (\"H*G\"), style, text, the
 solution grid, the rating (nodes, failures, whether it needs guessing) and
-the seed.";
+the seed. --kinds, --min-nodes/--max-nodes, --min-failures/--max-failures
+and --guessing choose what is generated: for each seed, puzzles are drawn
+(the first from the seed itself, then from seeds derived from it) until
+one's rating lies in the range, at most --attempts of them.";
 
 /// The `bitfd` command line.
 #[derive(Debug, Parser)]
@@ -447,8 +451,82 @@ pub(crate) struct GenerateArgs {
     #[arg(long, value_enum, value_name = "STYLE", default_value_t = StyleArg::Zebralogic, requires = "english")]
     pub(crate) style: StyleArg,
 
+    /// The clue kinds allowed, comma-separated [default: all]: same, at,
+    /// not-at, next-to, directly-left, left-of, one-between, two-between,
+    /// not-same.
+    #[arg(long, value_name = "KINDS", value_delimiter = ',', value_parser = parse_kind)]
+    pub(crate) kinds: Vec<bitfd::generate::ClueKind>,
+
+    /// Only puzzles whose rating has at least N search nodes.
+    #[arg(long, value_name = "N", help_heading = "Difficulty")]
+    pub(crate) min_nodes: Option<u64>,
+
+    /// Only puzzles whose rating has at most N search nodes.
+    #[arg(long, value_name = "N", help_heading = "Difficulty")]
+    pub(crate) max_nodes: Option<u64>,
+
+    /// Only puzzles whose rating has at least N failures.
+    #[arg(long, value_name = "N", help_heading = "Difficulty")]
+    pub(crate) min_failures: Option<u64>,
+
+    /// Only puzzles whose rating has at most N failures.
+    #[arg(long, value_name = "N", help_heading = "Difficulty")]
+    pub(crate) max_failures: Option<u64>,
+
+    /// Only puzzles that need a guess (yes) or that propagation alone
+    /// solves (no).
+    #[arg(long, value_enum, value_name = "WHEN", help_heading = "Difficulty")]
+    pub(crate) guessing: Option<Guessing>,
+
+    /// Puzzles drawn per seed, at most, to find one in the difficulty range.
+    #[arg(long, value_name = "N", default_value_t = 1000, value_parser = clap::value_parser!(u32).range(1..), help_heading = "Difficulty")]
+    pub(crate) attempts: u32,
+
     #[command(flatten)]
     pub(crate) jobs: Jobs,
+}
+
+/// `--guessing`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Guessing {
+    /// The puzzle needs at least one guess.
+    Yes,
+    /// Propagation alone solves the puzzle.
+    No,
+}
+
+fn parse_kind(s: &str) -> Result<bitfd::generate::ClueKind, String> {
+    use bitfd::generate::ClueKind;
+    ClueKind::from_name(s.trim()).ok_or_else(|| {
+        let names: Vec<&str> = ClueKind::ALL.iter().map(|k| k.name()).collect();
+        format!(
+            "`{s}` is not a clue kind; the kinds are {}",
+            names.join(", ")
+        )
+    })
+}
+
+impl GenerateArgs {
+    /// The library's controls from the flags.
+    pub(crate) fn controls(&self) -> bitfd::generate::Controls {
+        use bitfd::generate::{ClueKind, Controls, Difficulty};
+        let all = Difficulty::default();
+        Controls {
+            kinds: if self.kinds.is_empty() {
+                ClueKind::ALL.to_vec()
+            } else {
+                self.kinds.clone()
+            },
+            difficulty: Difficulty {
+                min_nodes: self.min_nodes.unwrap_or(all.min_nodes),
+                max_nodes: self.max_nodes.unwrap_or(all.max_nodes),
+                min_failures: self.min_failures.unwrap_or(all.min_failures),
+                max_failures: self.max_failures.unwrap_or(all.max_failures),
+                guessing: self.guessing.map(|g| g == Guessing::Yes),
+            },
+            attempts: self.attempts,
+        }
+    }
 }
 
 /// `--style`: a family of English phrasing.

@@ -6,7 +6,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use bitfd::generate::{GenerateError, GenerateOptions, english_line, generate as generate_one};
+use bitfd::generate::{GenerateError, GenerateOptions, english_line, generate_with};
 
 use super::args::GenerateArgs;
 use super::batch::{Output, Sink, Terminal, run_ordered};
@@ -24,6 +24,15 @@ pub(crate) fn generate(args: &GenerateArgs) -> io::Result<ExitCode> {
         )?;
         return Ok(ExitCode::from(USAGE_ERROR));
     };
+    let controls = args.controls();
+    let d = controls.difficulty;
+    if d.min_nodes > d.max_nodes || d.min_failures > d.max_failures {
+        writeln!(
+            anstream::stderr(),
+            "{ERROR}error:{ERROR:#} the difficulty range is empty: a minimum is above its maximum"
+        )?;
+        return Ok(ExitCode::from(USAGE_ERROR));
+    }
     if let Some(dir) = &args.out {
         if let Err(e) = std::fs::create_dir_all(dir) {
             writeln!(
@@ -42,7 +51,7 @@ pub(crate) fn generate(args: &GenerateArgs) -> io::Result<ExitCode> {
             groups,
             seed,
         };
-        let text = generate_one(&options).map(|g| match style {
+        let text = generate_with(&options, &controls).map(|g| match style {
             None => g.puzzle.to_string(),
             Some(style) => english_line(&g, &options, style),
         });

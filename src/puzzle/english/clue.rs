@@ -40,10 +40,10 @@ use crate::puzzle::diagnostic::ErrorKind;
 #[derive(Debug)]
 pub(crate) struct Vocabulary {
     houses: u8,
-    /// The values' words (as keys) in a trie: node 0 is the root; a walk
-    /// along a sentence's keys finds the longest value from any word in
-    /// time proportional to the value's length.
-    trie: Vec<TrieNode>,
+    /// The values' words (as keys) in a trie: a walk along a sentence's
+    /// keys finds the longest value from any word in time proportional to
+    /// the value's length.
+    trie: Trie,
     /// Per group: the keys of the words that describe it (its name and its
     /// description line), without the words every description uses.
     cues: Vec<Vec<String>>,
@@ -53,36 +53,67 @@ pub(crate) struct Vocabulary {
     names: Vec<Group>,
 }
 
-/// A node of the values' trie.
-#[derive(Debug, Default)]
-struct TrieNode {
-    /// Next key -> child node. Looked up only, never iterated.
-    children: HashMap<String, usize>,
-    /// The values whose words end here (several: a name in two groups).
-    values: Vec<ValueRef>,
+/// The values' words in a trie: node 0 is the root, `edges` maps (node,
+/// key) to the child, `values[node]` lists the values whose words end
+/// there (several: a name in two groups). One map for all edges rather than
+/// one a node: building the vocabulary is part of reading every puzzle.
+#[derive(Debug)]
+struct Trie {
+    edges: HashMap<(u32, String), u32>,
+    values: Vec<Vec<ValueRef>>,
 }
 
-impl Vocabulary {
-    fn insert(trie: &mut Vec<TrieNode>, keys: &[String], value: ValueRef) {
+/// A lookup key of [`Trie::edges`] that borrows the word; it hashes as
+/// `(u32, String)` does (a tuple hashes its fields in order).
+#[derive(Hash)]
+struct Edge<'a>(u32, &'a str);
+
+impl hashbrown::Equivalent<(u32, String)> for Edge<'_> {
+    fn equivalent(&self, key: &(u32, String)) -> bool {
+        self.0 == key.0 && self.1 == key.1
+    }
+}
+
+impl Trie {
+    fn new() -> Trie {
+        Trie {
+            edges: HashMap::new(),
+            values: vec![Vec::new()],
+        }
+    }
+
+    /// The child of `node` along `key`.
+    fn child(&self, node: u32, key: &str) -> Option<u32> {
+        self.edges.get(&Edge(node, key)).copied()
+    }
+
+    fn insert(&mut self, keys: &[String], value: ValueRef) {
         let mut node = 0;
         for k in keys {
-            node = match trie[node].children.get(k) {
-                Some(&child) => child,
+            node = match self.child(node, k) {
+                Some(child) => child,
                 None => {
-                    trie.push(TrieNode::default());
-                    let child = trie.len() - 1;
-                    trie[node].children.insert(k.clone(), child);
+                    let child = self.values.len() as u32;
+                    self.values.push(Vec::new());
+                    self.edges.insert((node, k.clone()), child);
                     child
                 }
             };
         }
-        if !trie[node].values.contains(&value) {
-            trie[node].values.push(value);
+        let here = &mut self.values[node as usize];
+        if !here.contains(&value) {
+            here.push(value);
         }
     }
 }
 
-/// Words of a group's description that say nothing about which group it is.
+/// Whether `word` is one of [`DESCRIPTION_STOP_WORDS`] (sorted).
+fn is_description_stop_word(word: &str) -> bool {
+    DESCRIPTION_STOP_WORDS.binary_search(&word).is_ok()
+}
+
+/// Words of a group's description that say nothing about which group it
+/// is, sorted (a test checks) for [`is_description_stop_word`].
 const DESCRIPTION_STOP_WORDS: &[&str] = &[
     "a",
     "all",
@@ -100,8 +131,8 @@ const DESCRIPTION_STOP_WORDS: &[&str] = &[
     "doe",
     "each",
     "every",
-    "everyone",
     "everybody",
+    "everyone",
     "favorite",
     "for",
     "from",
@@ -160,10 +191,10 @@ impl Vocabulary {
                 .flat_map(|w| words::tokens(w, 0))
                 .chain(words::tokens(description, 0))
             {
-                let stop = DESCRIPTION_STOP_WORDS.contains(&t.norm.as_str())
-                    || DESCRIPTION_STOP_WORDS.contains(&words::singular(&t.norm).as_str());
-                if !stop && !keys.contains(&t.key) {
-                    keys.push(t.key);
+                let stop = is_description_stop_word(&t.norm)
+                    || is_description_stop_word(&words::singular(&t.norm));
+                if !stop && !keys.iter().any(|k| t.key == *k) {
+                    keys.push(t.key.into_owned());
                 }
             }
             // Generators that list both the animals people keep and their
@@ -190,26 +221,28 @@ impl Vocabulary {
             let name = groups[g].name.to_lowercase();
             cues[g] == ["name"] || matches!(name.as_str(), "name" | "names" | "first name")
         });
-        let mut trie = vec![TrieNode::default()];
+        let mut trie = Trie::new();
         for (g, group) in groups.iter().enumerate() {
             let prefix: Vec<String> = split_name(&group.name)
                 .iter()
                 .flat_map(|w| words::tokens(w, 0))
-                .map(|t| t.key)
+                .map(|t| t.key.into_owned())
                 .collect();
             for (v, value) in group.values.iter().enumerate() {
                 let value_ref = ValueRef { group: g, value: v };
-                let keys: Vec<String> =
-                    words::tokens(value, 0).into_iter().map(|t| t.key).collect();
+                let keys: Vec<String> = words::tokens(value, 0)
+                    .into_iter()
+                    .map(|t| t.key.into_owned())
+                    .collect();
                 if keys.is_empty() {
                     continue;
                 }
                 // A value renamed for uniqueness (`child alice`, `child/alice`
                 // in group `child`) is also mentioned without the group's words.
                 if !prefix.is_empty() && keys.len() > prefix.len() && keys.starts_with(&prefix) {
-                    Vocabulary::insert(&mut trie, &keys[prefix.len()..], value_ref);
+                    trie.insert(&keys[prefix.len()..], value_ref);
                 }
-                Vocabulary::insert(&mut trie, &keys, value_ref);
+                trie.insert(&keys, value_ref);
             }
         }
         Vocabulary {
@@ -240,12 +273,12 @@ impl Vocabulary {
             let mut best: Option<(usize, Vec<ValueRef>)> = None;
             let mut node = 0;
             for (len, t) in tokens[i..].iter().enumerate() {
-                match self.trie[node].children.get(&t.key) {
-                    Some(&child) => node = child,
+                match self.trie.child(node, t.key.as_str()) {
+                    Some(child) => node = child,
                     None => break,
                 }
-                if !self.trie[node].values.is_empty() {
-                    best = Some((len + 1, self.trie[node].values.clone()));
+                if !self.trie.values[node as usize].is_empty() {
+                    best = Some((len + 1, self.trie.values[node as usize].clone()));
                 }
             }
             match best {
@@ -290,7 +323,7 @@ impl Vocabulary {
                 .collect();
             let claims = |t: &Token| -> Vec<usize> {
                 (0..groups.len())
-                    .filter(|&i| distinct[i].iter().any(|c| **c == t.key))
+                    .filter(|&i| distinct[i].iter().any(|c| t.key == **c))
                     .collect()
             };
             // The nearest describing word decides, as a modifier attaches to
@@ -884,4 +917,18 @@ fn sorted(houses: &[u8]) -> Vec<u8> {
     v.sort_unstable();
     v.dedup();
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn description_stop_words_are_sorted_for_binary_search() {
+        assert!(DESCRIPTION_STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+        for w in DESCRIPTION_STOP_WORDS {
+            assert!(is_description_stop_word(w), "{w}");
+        }
+        assert!(!is_description_stop_word("color"));
+    }
 }

@@ -236,10 +236,21 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     // refuses control and invisible characters (they cannot be told apart
     // on screen): refuse them here too.
     let clean = |c: &SentenceSyn<'_>, errors: &mut Errors<'_>| {
-        let bad = c
-            .text
-            .char_indices()
-            .find(|&(_, ch)| (ch.is_control() && ch != '\t') || text::invisible(ch).is_some());
+        // Most sentences are printable ASCII: one pass over the bytes.
+        if c.text
+            .bytes()
+            .all(|b| (b' '..0x7f).contains(&b) || b == b'\t')
+        {
+            return true;
+        }
+        let bad = c.text.char_indices().find(|&(_, ch)| {
+            if ch.is_ascii() {
+                // No ASCII character is invisible.
+                ch.is_ascii_control() && ch != '\t'
+            } else {
+                ch.is_control() || text::invisible(ch).is_some()
+            }
+        });
         match bad {
             None => true,
             Some((i, ch)) => {

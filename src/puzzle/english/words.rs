@@ -14,16 +14,63 @@
 //! Both a value and a clue go through the same [`key`] function, so the
 //! comparison is symmetric: whatever form a list gives, the clue may use the
 //! other.
+//!
+//! Both forms borrow the text when they can (a word already in lower case,
+//! a key that is a prefix of it or a fixed word): reading a sentence then
+//! allocates nothing per word, which is most of what reading an English
+//! puzzle cost (benches/english.rs, `read+check`).
 
-use std::ops::Range;
+use std::borrow::Cow;
+use std::ops::{Deref, Range};
+
+/// A word form: a slice of the text, a fixed word, or a string made for it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Word<'s>(Cow<'s, str>);
+
+impl<'s> Word<'s> {
+    /// The form as text.
+    pub(crate) fn as_str(&self) -> &str {
+        &self.0
+    }
+
+    /// The form as an owned string.
+    pub(crate) fn into_owned(self) -> String {
+        self.0.into_owned()
+    }
+}
+
+impl Deref for Word<'_> {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.0
+    }
+}
+
+impl PartialEq<&str> for Word<'_> {
+    fn eq(&self, other: &&str) -> bool {
+        *self.0 == **other
+    }
+}
+
+impl PartialEq<str> for Word<'_> {
+    fn eq(&self, other: &str) -> bool {
+        *self.0 == *other
+    }
+}
+
+impl PartialEq<String> for Word<'_> {
+    fn eq(&self, other: &String) -> bool {
+        *self.0 == **other
+    }
+}
 
 /// One word of a text.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Token {
+pub(crate) struct Token<'s> {
     /// The word in lower case.
-    pub(crate) norm: String,
+    pub(crate) norm: Word<'s>,
     /// The canonical singular form, compared with values' words.
-    pub(crate) key: String,
+    pub(crate) key: Word<'s>,
     /// Byte span in the text it was cut from (for a `not` made from `n't`,
     /// the span of `n't`).
     pub(crate) span: Range<usize>,
@@ -32,52 +79,86 @@ pub(crate) struct Token {
 }
 
 /// Cuts `text` into tokens; spans are offset by `base`.
-pub(crate) fn tokens(text: &str, base: usize) -> Vec<Token> {
-    let mut out = Vec::new();
-    let mut chars = text.char_indices().peekable();
-    while let Some(&(start, c)) = chars.peek() {
-        if !c.is_alphanumeric() {
-            chars.next();
-            continue;
+pub(crate) fn tokens(text: &str, base: usize) -> Vec<Token<'_>> {
+    let bytes = text.as_bytes();
+    let mut out = Vec::with_capacity(text.len() / 5 + 1);
+    // Invariant: `i` is on a char boundary. ASCII bytes are read as bytes;
+    // other characters are decoded.
+    let char_at = |i: usize| text[i..].chars().next().unwrap_or(' ');
+    let mut i = 0;
+    while i < bytes.len() {
+        let b = bytes[i];
+        if b.is_ascii() {
+            if !b.is_ascii_alphanumeric() {
+                i += 1;
+                continue;
+            }
+        } else {
+            let c = char_at(i);
+            if !c.is_alphanumeric() {
+                i += c.len_utf8();
+                continue;
+            }
         }
-        // A word: letters, digits, and apostrophes followed by a letter.
-        let mut end = start;
-        let mut apostrophe = None;
-        while let Some(&(i, c)) = chars.peek() {
-            if c.is_alphanumeric() || crate::puzzle::text::is_combining_mark(c) {
-                end = i + c.len_utf8();
-                chars.next();
-            } else if is_apostrophe(c) && apostrophe.is_none() {
-                apostrophe = Some(i);
-                end = i + c.len_utf8();
-                chars.next();
+        // A word: letters, digits, combining marks, and one apostrophe.
+        let start = i;
+        let mut apostrophe = false;
+        let mut digits = false;
+        while i < bytes.len() {
+            let b = bytes[i];
+            let (inside, len, is_apostrophe) = if b.is_ascii() {
+                digits |= b.is_ascii_digit();
+                (b.is_ascii_alphanumeric(), 1, b == b'\'')
+            } else {
+                let c = char_at(i);
+                (
+                    c.is_alphanumeric() || crate::puzzle::text::is_combining_mark(c),
+                    c.len_utf8(),
+                    c == '\u{2019}',
+                )
+            };
+            if inside || (is_apostrophe && !apostrophe) {
+                apostrophe |= is_apostrophe;
+                i += len;
             } else {
                 break;
             }
         }
         // A letter followed by a digit starts a new token (`F150` and
         // `F-150` are both `f`, `150`); `1st` stays one token.
-        let word = &text[start..end];
+        let word = &text[start..i];
         let mut from = 0;
-        let mut prev: Option<char> = None;
-        for (i, c) in word.char_indices() {
-            if c.is_ascii_digit() && prev.is_some_and(char::is_alphabetic) {
-                push_word(&word[from..i], base + start + from, &mut out);
-                from = i;
+        if digits {
+            let mut prev: Option<char> = None;
+            for (k, c) in word.char_indices() {
+                if c.is_ascii_digit() && prev.is_some_and(char::is_alphabetic) {
+                    push_word(&word[from..k], base + start + from, &mut out);
+                    from = k;
+                }
+                prev = Some(c);
             }
-            prev = Some(c);
         }
         push_word(&word[from..], base + start + from, &mut out);
     }
     out
 }
 
-fn is_apostrophe(c: char) -> bool {
-    matches!(c, '\'' | '\u{2019}')
-}
-
 /// Splits one raw word (letters, digits, at most one apostrophe) into tokens.
-fn push_word(raw: &str, at: usize, out: &mut Vec<Token>) {
+fn push_word<'s>(raw: &'s str, at: usize, out: &mut Vec<Token<'s>>) {
+    // The common case: a word without an apostrophe already in lower case
+    // borrows the text for both forms.
+    let plain = raw
+        .bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
+    if plain {
+        out.push(Token {
+            norm: Word(Cow::Borrowed(raw)),
+            key: Word(key_cow(raw)),
+            span: at..at + raw.len(),
+            possessive: false,
+        });
+        return;
+    }
     let lower = raw.to_lowercase();
     let apostrophe = lower.find(['\'', '\u{2019}']);
     let Some(i) = apostrophe else {
@@ -110,10 +191,10 @@ fn push_word(raw: &str, at: usize, out: &mut Vec<Token>) {
     }
 }
 
-fn token(norm: String, span: Range<usize>, possessive: bool) -> Token {
-    let key = key(&norm);
+fn token(norm: String, span: Range<usize>, possessive: bool) -> Token<'static> {
+    let key = Word(Cow::Owned(key(&norm)));
     Token {
-        norm,
+        norm: Word(Cow::Owned(norm)),
         key,
         span,
         possessive,
@@ -124,11 +205,19 @@ fn token(norm: String, span: Range<usize>, possessive: bool) -> Token {
 /// are `hors`, `paints` and `painting` are `paint`, `British` and `brit` are
 /// `brit`.
 pub(crate) fn key(norm: &str) -> String {
+    key_cow(norm).into_owned()
+}
+
+/// [`key`], borrowing `norm` or a fixed word where it can.
+fn key_cow(norm: &str) -> Cow<'_, str> {
     let word = canonical(norm).unwrap_or(norm);
-    let single = singular(word);
-    match canonical(&single) {
-        Some(c) => c.to_owned(),
-        None => stem(&single),
+    let single = singular_cow(word);
+    if let Some(c) = canonical(&single) {
+        return Cow::Borrowed(c);
+    }
+    match single {
+        Cow::Borrowed(w) => Cow::Borrowed(stem(w)),
+        Cow::Owned(w) => Cow::Owned(stem(&w).to_owned()),
     }
 }
 
@@ -136,9 +225,9 @@ pub(crate) fn key(norm: &str) -> String {
 /// `knitting`, `knit` -> `knit`), so that a value written as an activity
 /// meets the verb a clue uses. Both sides of every comparison are cut the
 /// same way, so a cut that is not a real stem still compares right.
-fn stem(word: &str) -> String {
+fn stem(word: &str) -> &str {
     if !word.is_ascii() {
-        return word.to_owned();
+        return word;
     }
     let mut w = word;
     if w.len() >= 6 {
@@ -157,12 +246,17 @@ fn stem(word: &str) -> String {
             w = s;
         }
     }
-    w.to_owned()
+    w
 }
 
 /// Words written more than one way in the published puzzles: demonyms and
 /// their nouns (`British` and `brit`), month names and their abbreviations.
 fn canonical(word: &str) -> Option<&'static str> {
+    // Every word below starts with one of these letters: most words of a
+    // sentence (`the`, `house`, `left`) are turned away by one test.
+    if !starts_with_one_of(word, const { letters(b"abcdefgijmnopsw") }) {
+        return None;
+    }
     Some(match word {
         "british" | "briton" | "brit" => "brit",
         "english" | "englishman" | "englishmen" | "englishwoman" => "english",
@@ -194,44 +288,75 @@ fn canonical(word: &str) -> Option<&'static str> {
     })
 }
 
+/// The set of ASCII lower-case `letters`, a bit a letter, for
+/// [`starts_with_one_of`].
+const fn letters(letters: &[u8]) -> u32 {
+    let mut mask = 0u32;
+    let mut i = 0;
+    while i < letters.len() {
+        mask |= 1 << (letters[i] - b'a');
+        i += 1;
+    }
+    mask
+}
+
+/// Whether `word` starts with one of the `letters` (made by [`letters`]):
+/// a test of one bit, that turns most words away from a long `match`.
+fn starts_with_one_of(word: &str, letters: u32) -> bool {
+    match word.as_bytes().first() {
+        Some(&b @ b'a'..=b'z') => letters >> (b - b'a') & 1 == 1,
+        _ => false,
+    }
+}
+
 /// The singular of a lower-case English noun, by the regular rules and a few
 /// irregular plurals; words that are not plurals come back unchanged (as far
 /// as the rules can tell; both sides of a comparison get the same treatment).
 pub(crate) fn singular(word: &str) -> String {
-    let irregular = match word {
-        "children" => Some("child"),
-        "people" => Some("person"),
-        "men" => Some("man"),
-        "women" => Some("woman"),
-        "mice" => Some("mouse"),
-        "geese" => Some("goose"),
-        "teeth" => Some("tooth"),
-        "feet" => Some("foot"),
-        "oxen" => Some("ox"),
-        "wives" => Some("wife"),
-        "knives" => Some("knife"),
-        "lives" => Some("life"),
-        "leaves" => Some("leaf"),
-        "wolves" => Some("wolf"),
-        "calves" => Some("calf"),
-        "halves" => Some("half"),
-        _ => None,
+    singular_cow(word).into_owned()
+}
+
+/// [`singular`], borrowing `word` or a fixed word where it can.
+fn singular_cow(word: &str) -> Cow<'_, str> {
+    // The irregular plurals below start with these letters.
+    let irregular = if !starts_with_one_of(word, const { letters(b"cfgklmoptwh") }) {
+        None
+    } else {
+        match word {
+            "children" => Some("child"),
+            "people" => Some("person"),
+            "men" => Some("man"),
+            "women" => Some("woman"),
+            "mice" => Some("mouse"),
+            "geese" => Some("goose"),
+            "teeth" => Some("tooth"),
+            "feet" => Some("foot"),
+            "oxen" => Some("ox"),
+            "wives" => Some("wife"),
+            "knives" => Some("knife"),
+            "lives" => Some("life"),
+            "leaves" => Some("leaf"),
+            "wolves" => Some("wolf"),
+            "calves" => Some("calf"),
+            "halves" => Some("half"),
+            _ => None,
+        }
     };
     if let Some(s) = irregular {
-        return s.to_owned();
+        return Cow::Borrowed(s);
     }
     let n = word.len();
     if !word.is_ascii() || n <= 3 {
-        return word.to_owned();
+        return Cow::Borrowed(word);
     }
     if let Some(stem) = word.strip_suffix("ies") {
         if n > 4 {
-            return format!("{stem}y");
+            return Cow::Owned(format!("{stem}y"));
         }
     }
     for suffix in ["ches", "shes", "sses", "xes", "zzes"] {
         if word.ends_with(suffix) {
-            return word[..n - 2].to_owned();
+            return Cow::Borrowed(&word[..n - 2]);
         }
     }
     if word.ends_with('s')
@@ -240,9 +365,9 @@ pub(crate) fn singular(word: &str) -> String {
         && !word.ends_with("is")
         && !word.ends_with("ous")
     {
-        return word[..n - 1].to_owned();
+        return Cow::Borrowed(&word[..n - 1]);
     }
-    word.to_owned()
+    Cow::Borrowed(word)
 }
 
 /// The number a word spells, for counts: `one` to `twenty`, or digits.
@@ -270,6 +395,10 @@ pub(crate) fn cardinal(norm: &str) -> Option<u64> {
         "nineteen",
         "twenty",
     ];
+    // The words above start with one of these letters.
+    if !starts_with_one_of(norm, const { letters(b"zotfsen") }) {
+        return digits(norm);
+    }
     if let Some(n) = WORDS.iter().position(|w| *w == norm) {
         return Some(n as u64);
     }
@@ -309,8 +438,15 @@ pub(crate) fn ordinal(norm: &str) -> Option<u64> {
         "nineteenth",
         "twentieth",
     ];
-    if let Some(n) = WORDS.iter().position(|w| *w == norm) {
-        return Some(n as u64 + 1);
+    let first = norm.as_bytes().first().copied().unwrap_or(0);
+    // The words above start with one of these letters.
+    if starts_with_one_of(norm, const { letters(b"fstne") }) {
+        if let Some(n) = WORDS.iter().position(|w| *w == norm) {
+            return Some(n as u64 + 1);
+        }
+    }
+    if !first.is_ascii_digit() {
+        return None;
     }
     let split = norm.find(|c: char| !c.is_ascii_digit())?;
     let (number, suffix) = norm.split_at(split);
@@ -357,7 +493,10 @@ mod tests {
     use super::*;
 
     fn norms(text: &str) -> Vec<String> {
-        tokens(text, 0).into_iter().map(|t| t.norm).collect()
+        tokens(text, 0)
+            .into_iter()
+            .map(|t| t.norm.into_owned())
+            .collect()
     }
 
     #[test]
@@ -388,7 +527,7 @@ mod tests {
         assert_eq!(key("boxes"), "box");
         let f150: Vec<String> = tokens("Ford F-150, ford f150", 0)
             .into_iter()
-            .map(|t| t.key)
+            .map(|t| t.key.into_owned())
             .collect();
         assert_eq!(f150, ["ford", "f", "150", "ford", "f", "150"]);
     }
@@ -405,5 +544,26 @@ mod tests {
             assert_eq!(ordinal(&ordinal_word(n)), Some(u64::from(n)));
             assert_eq!(cardinal(&cardinal_word(n)), Some(u64::from(n)));
         }
+    }
+
+    #[test]
+    fn borrowed_keys_equal_the_owned_path() {
+        // The fast path (a lower-case word borrows the text) and the general
+        // path (the word lower-cased into a new string) give the same forms.
+        for w in [
+            "horses", "Horses", "lilies", "Lilies", "dancing", "Dancing", "british", "British",
+            "children", "Children", "glass", "boxes", "feb", "February",
+        ] {
+            let t = &tokens(w, 0)[0];
+            assert_eq!(t.norm.as_str(), w.to_lowercase());
+            assert_eq!(t.key.as_str(), key(&w.to_lowercase()), "{w}");
+        }
+        assert_eq!(key("Horses".to_lowercase().as_str()), key("horses"));
+        // Filtered prefixes still reach the long matches.
+        assert_eq!(key("swedish"), "swede");
+        assert_eq!(singular("wolves"), "wolf");
+        assert_eq!(ordinal("twelfth"), Some(12));
+        assert_eq!(cardinal("seven"), Some(7));
+        assert_eq!(ordinal("house"), None);
     }
 }
