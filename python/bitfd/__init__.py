@@ -58,6 +58,7 @@ from typing import Optional, Union
 
 from ._bitfd import (
     Check,
+    Controls,
     Constraint,
     Diagnostic,
     DuplicateNameError,
@@ -112,6 +113,7 @@ def read_puzzle(path: Union[str, "os.PathLike[str]"], format: Optional[str] = No
 
 __all__ = [
     "Check",
+    "Controls",
     "Constraint",
     "Diagnostic",
     "DuplicateNameError",

@@ -11,6 +11,10 @@ Verdict = Literal["unique", "not unique", "no solution", "unknown"]
 Status = Literal["complete", "solution limit", "node limit", "time limit"]
 Format = Literal["zebra", "english"]
 Style = Literal["zebralogic", "reasoning-gym", "classic"]
+ClueKind = Literal[
+    "same", "at", "not-at", "next-to", "directly-left", "left-of",
+    "one-between", "two-between", "not-same",
+]
 
 class ModelError(ValueError):
     """Something passed to a Model or a puzzle tool is wrong; the message is
@@ -390,7 +394,30 @@ def check_many(
     rate: bool = False,
     threads: Optional[int] = None,
 ) -> list[Check]: ...
-def generate(houses: int, groups: int, *, seed: int = 0) -> Puzzle:
+class Controls:
+    """What the generator may draw and which ratings it keeps (``bitfd
+    generate``'s ``--kinds``, ``--min-nodes``, ``--max-nodes``,
+    ``--min-failures``, ``--max-failures``, ``--guessing``, ``--attempts``).
+    ValueError for an unknown kind, no kind or an empty range."""
+
+    def __init__(
+        self,
+        *,
+        kinds: Optional[Sequence[ClueKind]] = None,
+        min_nodes: Optional[int] = None,
+        max_nodes: Optional[int] = None,
+        min_failures: Optional[int] = None,
+        max_failures: Optional[int] = None,
+        guessing: Optional[bool] = None,
+        attempts: int = 1000,
+    ) -> None: ...
+    @property
+    def kinds(self) -> list[ClueKind]:
+        """The allowed kinds, in the generator's order."""
+
+def generate(
+    houses: int, groups: int, *, seed: int = 0, controls: Optional[Controls] = None
+) -> Puzzle:
     """A unique puzzle with a minimal set of clues; the same arguments give
     the same puzzle. RangeError outside 2..=10 houses, 1..=12 groups."""
 
@@ -402,6 +429,7 @@ def generate_many(
     seed: Optional[int] = None,
     count: Optional[int] = None,
     threads: Optional[int] = None,
+    controls: Optional[Controls] = None,
 ) -> list[Puzzle]:
     """One puzzle a seed, on every core, in the seeds' order: ``seeds``, or
     ``count`` seeds from ``seed`` (the CLI's ``--seed S --count K``)."""
@@ -415,6 +443,7 @@ def generate_english(
     count: Optional[int] = None,
     style: Style = "zebralogic",
     threads: Optional[int] = None,
+    controls: Optional[Controls] = None,
 ) -> list[str]:
     """The JSON lines of ``bitfd generate --english --style STYLE``, byte for byte."""
 
@@ -429,5 +458,6 @@ def generate_files(
     english: bool = False,
     style: Style = "zebralogic",
     threads: Optional[int] = None,
+    controls: Optional[Controls] = None,
 ) -> list[Path]:
     """The files of ``bitfd generate --out DIR`` (``--english``): their paths."""

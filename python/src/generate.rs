@@ -7,8 +7,8 @@
 use std::path::PathBuf;
 
 use bitfd::generate::{
-    GenerateError, GenerateOptions, Generated, MAX_GROUPS, MAX_HOUSES, english_line,
-    generate as generate_puzzle,
+    ClueKind, Controls as GenerateControls, Difficulty, GenerateError, GenerateOptions, Generated,
+    MAX_GROUPS, MAX_HOUSES, english_line, generate_with,
 };
 use bitfd::puzzle::english::Style;
 use pyo3::exceptions::{PyOSError, PyRuntimeError, PyValueError};
@@ -74,16 +74,141 @@ fn seeds_of(
     }
 }
 
-/// Generates every `options` on `threads` threads, detached, in order.
+/// What the generator may draw and which ratings it keeps: `bitfd
+/// generate`'s `--kinds`, `--min-nodes`, `--max-nodes`, `--min-failures`,
+/// `--max-failures`, `--guessing` and `--attempts`. Every argument is
+/// optional; the default allows every clue kind and any rating. `kinds`
+/// are the CLI's names: `same`, `at`, `not-at`, `next-to`,
+/// `directly-left`, `left-of`, `one-between`, `two-between`, `not-same`.
+/// `guessing=True` keeps only puzzles that need a guess, `False` only those
+/// propagation alone solves. Attempt 0 is the seed itself; each later one
+/// draws from a seed derived from it, so the same arguments give the same
+/// puzzle on every machine. A `ValueError` for an unknown kind, no kind,
+/// or an empty range; the generator raises a `ValueError` when the kinds
+/// cannot make a unique puzzle or no attempt rates in the range.
+///
+/// >>> c = Controls(kinds=["at", "next-to", "same"], guessing=False)
+/// >>> c
+/// Controls(kinds=['same', 'at', 'next-to'], min_nodes=0, max_nodes=None, min_failures=0, max_failures=None, guessing=False, attempts=1000)
+/// >>> p = generate(5, 4, seed=3, controls=c)
+/// >>> check(p, rate=True).rating.propagation_only
+/// True
+#[pyclass(module = "bitfd", frozen, from_py_object)]
+#[derive(Clone)]
+pub(crate) struct Controls {
+    inner: GenerateControls,
+}
+
+#[pymethods]
+impl Controls {
+    #[new]
+    #[pyo3(signature = (*, kinds = None, min_nodes = None, max_nodes = None, min_failures = None, max_failures = None, guessing = None, attempts = 1000))]
+    fn new(
+        kinds: Option<Vec<String>>,
+        min_nodes: Option<u64>,
+        max_nodes: Option<u64>,
+        min_failures: Option<u64>,
+        max_failures: Option<u64>,
+        guessing: Option<bool>,
+        attempts: u32,
+    ) -> PyResult<Controls> {
+        let kinds = match kinds {
+            None => ClueKind::ALL.to_vec(),
+            Some(names) => names
+                .iter()
+                .map(|name| {
+                    ClueKind::from_name(name).ok_or_else(|| {
+                        let known: Vec<&str> = ClueKind::ALL.iter().map(|k| k.name()).collect();
+                        PyValueError::new_err(format!(
+                            "unknown clue kind {name:?}: expected one of {}",
+                            known.join(", ")
+                        ))
+                    })
+                })
+                .collect::<PyResult<_>>()?,
+        };
+        if kinds.is_empty() {
+            return Err(PyValueError::new_err(GenerateError::NoKinds.to_string()));
+        }
+        let all = Difficulty::default();
+        let difficulty = Difficulty {
+            min_nodes: min_nodes.unwrap_or(all.min_nodes),
+            max_nodes: max_nodes.unwrap_or(all.max_nodes),
+            min_failures: min_failures.unwrap_or(all.min_failures),
+            max_failures: max_failures.unwrap_or(all.max_failures),
+            guessing,
+        };
+        if difficulty.min_nodes > difficulty.max_nodes
+            || difficulty.min_failures > difficulty.max_failures
+        {
+            return Err(PyValueError::new_err(
+                "the difficulty range is empty: a minimum is above its maximum",
+            ));
+        }
+        if attempts == 0 {
+            return Err(PyValueError::new_err("attempts must be at least 1"));
+        }
+        Ok(Controls {
+            inner: GenerateControls {
+                kinds,
+                difficulty,
+                attempts,
+            },
+        })
+    }
+
+    /// The allowed kinds, in the generator's order.
+    #[getter]
+    fn kinds(&self) -> Vec<&'static str> {
+        ClueKind::ALL
+            .into_iter()
+            .filter(|k| self.inner.kinds.contains(k))
+            .map(ClueKind::name)
+            .collect()
+    }
+
+    fn __repr__(&self) -> String {
+        let d = &self.inner.difficulty;
+        let most = |n: u64| {
+            if n == u64::MAX {
+                "None".to_owned()
+            } else {
+                n.to_string()
+            }
+        };
+        let guessing = match d.guessing {
+            None => "None",
+            Some(true) => "True",
+            Some(false) => "False",
+        };
+        // As Python writes a list of strings.
+        let kinds: Vec<String> = self.kinds().iter().map(|k| format!("'{k}'")).collect();
+        format!(
+            "Controls(kinds=[{}], min_nodes={}, max_nodes={}, min_failures={}, max_failures={}, \
+             guessing={guessing}, attempts={})",
+            kinds.join(", "),
+            d.min_nodes,
+            most(d.max_nodes),
+            d.min_failures,
+            most(d.max_failures),
+            self.inner.attempts
+        )
+    }
+}
+
+/// Generates every `options` under `controls` on `threads` threads,
+/// detached, in order.
 fn generate_all(
     py: Python<'_>,
     options: &[GenerateOptions],
+    controls: &GenerateControls,
     threads: usize,
 ) -> PyResult<Vec<Generated>> {
     let results = py
-        .detach(|| run_ordered(options, threads, generate_puzzle))
+        .detach(|| run_ordered(options, threads, |o| generate_with(o, controls)))
         .ok_or_else(|| PyRuntimeError::new_err("a generator worker thread panicked"))?;
-    // The sizes were checked, the only reason the generator refuses.
+    // The sizes were checked: what is left is the controls (kinds that
+    // cannot pin a solution, a range no attempt met).
     results
         .into_iter()
         .map(|r| r.map_err(|e| PyValueError::new_err(e.to_string())))
@@ -99,6 +224,7 @@ struct Batch {
     seed: Option<u64>,
     count: Option<u64>,
     threads: Option<usize>,
+    controls: Option<Controls>,
 }
 
 impl Batch {
@@ -110,7 +236,8 @@ impl Batch {
             .map(|seed| generate_options(py, self.houses, self.groups, seed))
             .collect::<PyResult<Vec<_>>>()?;
         let threads = thread_count(self.threads)?;
-        let generated = generate_all(py, &options, threads)?;
+        let controls = self.controls.map(|c| c.inner).unwrap_or_default();
+        let generated = generate_all(py, &options, &controls, threads)?;
         Ok((options, generated))
     }
 }
@@ -126,10 +253,17 @@ impl Batch {
 /// >>> str(generate(4, 3, seed=7)) == str(p)
 /// True
 #[pyfunction]
-#[pyo3(signature = (houses, groups, *, seed = 0))]
-pub(crate) fn generate(py: Python<'_>, houses: u8, groups: usize, seed: u64) -> PyResult<Puzzle> {
+#[pyo3(signature = (houses, groups, *, seed = 0, controls = None))]
+pub(crate) fn generate(
+    py: Python<'_>,
+    houses: u8,
+    groups: usize,
+    seed: u64,
+    controls: Option<Controls>,
+) -> PyResult<Puzzle> {
     let options = generate_options(py, houses, groups, seed)?;
-    let g = generate_all(py, &[options], 1)?;
+    let controls = controls.map(|c| c.inner).unwrap_or_default();
+    let g = generate_all(py, &[options], &controls, 1)?;
     Ok(Puzzle::wrap(
         g.into_iter().next().expect("one puzzle").puzzle,
     ))
@@ -146,7 +280,8 @@ pub(crate) fn generate(py: Python<'_>, houses: u8, groups: usize, seed: u64) -> 
 /// >>> [str(p) for p in generate_many(4, 3, seed=1, count=2)] == [str(p) for p in generate_many(4, 3, [1, 2])]
 /// True
 #[pyfunction]
-#[pyo3(signature = (houses, groups, seeds = None, *, seed = None, count = None, threads = None))]
+#[pyo3(signature = (houses, groups, seeds = None, *, seed = None, count = None, threads = None, controls = None))]
+#[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
 pub(crate) fn generate_many(
     py: Python<'_>,
     houses: u8,
@@ -155,6 +290,7 @@ pub(crate) fn generate_many(
     seed: Option<u64>,
     count: Option<u64>,
     threads: Option<usize>,
+    controls: Option<Controls>,
 ) -> PyResult<Vec<Puzzle>> {
     let batch = Batch {
         houses,
@@ -163,6 +299,7 @@ pub(crate) fn generate_many(
         seed,
         count,
         threads,
+        controls,
     };
     let (_, generated) = batch.run(py)?;
     Ok(generated
@@ -186,7 +323,7 @@ pub(crate) fn generate_many(
 /// >>> check(record["text"], format="english").verdict
 /// 'unique'
 #[pyfunction]
-#[pyo3(signature = (houses, groups, seeds = None, *, seed = None, count = None, style = "zebralogic", threads = None))]
+#[pyo3(signature = (houses, groups, seeds = None, *, seed = None, count = None, style = "zebralogic", threads = None, controls = None))]
 #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
 pub(crate) fn generate_english(
     py: Python<'_>,
@@ -197,6 +334,7 @@ pub(crate) fn generate_english(
     count: Option<u64>,
     style: &str,
     threads: Option<usize>,
+    controls: Option<Controls>,
 ) -> PyResult<Vec<String>> {
     let style = style_of(style)?;
     let batch = Batch {
@@ -206,6 +344,7 @@ pub(crate) fn generate_english(
         seed,
         count,
         threads,
+        controls,
     };
     let (options, generated) = batch.run(py)?;
     Ok(lines(&generated, &options, Some(style)))
@@ -239,7 +378,7 @@ fn lines(
 /// ...     [pathlib.Path(p).name for p in paths], check(pathlib.Path(paths[0]).read_text()).verdict
 /// (['gen-4x3-seed1.zebra', 'gen-4x3-seed2.zebra'], 'unique')
 #[pyfunction]
-#[pyo3(signature = (houses, groups, out, seeds = None, *, seed = None, count = None, english = false, style = "zebralogic", threads = None))]
+#[pyo3(signature = (houses, groups, out, seeds = None, *, seed = None, count = None, english = false, style = "zebralogic", threads = None, controls = None))]
 #[expect(clippy::too_many_arguments, reason = "Python keyword arguments")]
 pub(crate) fn generate_files(
     py: Python<'_>,
@@ -252,6 +391,7 @@ pub(crate) fn generate_files(
     english: bool,
     style: &str,
     threads: Option<usize>,
+    controls: Option<Controls>,
 ) -> PyResult<Vec<PathBuf>> {
     let style = english.then(|| style_of(style)).transpose()?;
     let batch = Batch {
@@ -261,6 +401,7 @@ pub(crate) fn generate_files(
         seed,
         count,
         threads,
+        controls,
     };
     let (options, generated) = batch.run(py)?;
     let texts = lines(&generated, &options, style);

@@ -38,6 +38,7 @@ fn _bitfd(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<puzzle::Check>()?;
     m.add_class::<puzzle::Rating>()?;
     m.add_class::<sudoku::Sudoku>()?;
+    m.add_class::<generate::Controls>()?;
     m.add_function(wrap_pyfunction!(solver::_uniqueness_rounds, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::check, m)?)?;
     m.add_function(wrap_pyfunction!(puzzle::check_many, m)?)?;

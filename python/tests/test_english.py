@@ -150,3 +150,44 @@ def test_generate_files_are_the_clis_files(tmp_path):
         assert [p.name for p in paths] == sorted(p.name for p in theirs.iterdir())
         for p in paths:
             assert p.read_bytes() == (theirs / p.name).read_bytes()
+
+
+def test_generate_with_controls_is_the_clis_bytes_and_keeps_to_them():
+    # The controls as the CLI takes them, byte for byte on any number of
+    # threads; and, read back from the text itself, every puzzle keeps to
+    # them: only the allowed kinds (the structured reading of each clue
+    # sentence), a rating in range.
+    kinds = ["at", "next-to", "same", "left-of"]
+    expected = cli(
+        "generate", "--english", "--style", "classic", "--houses", "5", "--groups", "4",
+        "--seed", "11", "--count", "4", "--kinds", ",".join(kinds), "--guessing", "no",
+        "--max-nodes", "5",
+    )
+    controls = bitfd.Controls(kinds=kinds, guessing=False, max_nodes=5)
+    for threads in (1, 2):
+        lines = bitfd.generate_english(
+            5, 4, seed=11, count=4, style="classic", threads=threads, controls=controls
+        )
+        assert "".join(lines) == expected
+    for line in lines:
+        record = json.loads(line)
+        check = bitfd.check(record["text"], format="english", rate=True)
+        assert check.verdict == "unique"
+        assert check.rating.propagation_only and check.rating.nodes <= 5
+
+
+def test_controls_reject_what_no_puzzle_can_meet():
+    with pytest.raises(ValueError, match='unknown clue kind "beside"'):
+        bitfd.Controls(kinds=["at", "beside"])
+    with pytest.raises(ValueError, match="no clue kind"):
+        bitfd.Controls(kinds=[])
+    with pytest.raises(ValueError, match="range is empty"):
+        bitfd.Controls(min_nodes=9, max_nodes=3)
+    with pytest.raises(ValueError, match="cannot make the solution unique"):
+        bitfd.generate(4, 3, seed=1, controls=bitfd.Controls(kinds=["same", "not-same"]))
+    with pytest.raises(ValueError, match="difficulty range"):
+        bitfd.generate(3, 2, seed=1, controls=bitfd.Controls(min_nodes=10**9, attempts=3))
+    assert bitfd.Controls().kinds == [
+        "same", "at", "not-at", "next-to", "directly-left", "left-of",
+        "one-between", "two-between", "not-same",
+    ]
