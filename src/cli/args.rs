@@ -373,6 +373,12 @@ pub(crate) struct SudokuArgs {
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = BoxLine::On)]
     pub(crate) box_line: BoxLine,
 
+    /// Whether to add the dual viewpoints: for each value and unit, a
+    /// variable for where the value goes in the unit, channeled to the
+    /// cells, with an all-different over each value's columns and rows.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Views::Auto)]
+    pub(crate) views: Views,
+
     #[command(flatten)]
     pub(crate) jobs: Jobs,
 
@@ -386,6 +392,17 @@ pub(crate) enum BoxLine {
     /// Add them: they prune what no single unit sees.
     On,
     /// Leave them out: each unit alone.
+    Off,
+}
+
+/// `bitfd sudoku --views`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Views {
+    /// On boards of 25x25 and larger, where they pay.
+    Auto,
+    /// Add them.
+    On,
+    /// Leave them out: the cells alone.
     Off,
 }
 

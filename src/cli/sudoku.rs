@@ -12,7 +12,7 @@ use bitfd::puzzle::print::Verdict;
 use bitfd::sudoku::Board;
 use bitfd::{Mode, VarOrder};
 
-use super::args::{BoxLine, SudokuArgs};
+use super::args::{BoxLine, SudokuArgs, Views};
 use super::batch::{Output, Sink, Terminal, run_ordered};
 use super::input::Lines;
 use super::{ERROR, INPUT_ERROR, exit_code, search};
@@ -104,6 +104,14 @@ fn solve_board(args: &SudokuArgs, board: &Board) -> Solved {
     let mut sm = board.to_model(args.search.strength());
     if args.box_line == BoxLine::On {
         sm.add_box_line();
+    }
+    let views = match args.views {
+        Views::Auto => board.size() >= 25,
+        Views::On => true,
+        Views::Off => false,
+    };
+    if views {
+        sm.add_views(args.search.strength());
     }
     let mut options = args.search.options();
     // Large boards are won by learning where the conflicts are; on small
