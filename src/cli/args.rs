@@ -375,7 +375,7 @@ pub(crate) struct SudokuArgs {
 
     /// Whether to add the dual viewpoints: for each value and unit, a
     /// variable for where the value goes in the unit, channeled to the
-    /// cells, with an all-different over each value's columns and rows.
+    /// cells, with an all-different over the columns each value takes.
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = Views::Auto)]
     pub(crate) views: Views,
 

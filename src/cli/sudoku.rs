@@ -113,6 +113,7 @@ fn solve_board(args: &SudokuArgs, board: &Board) -> Solved {
     if views {
         sm.add_views(args.search.strength());
     }
+
     let mut options = args.search.options();
     // Large boards are won by learning where the conflicts are; on small
     // ones that costs more than it saves.

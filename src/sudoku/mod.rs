@@ -11,7 +11,9 @@
 //! each-value-held (every value `1..=n` is somewhere in the unit), labelled
 //! `row 3`, `column 5`, `box 9`. [`SudokuModel::add_box_line`] adds the
 //! box-line intersections of every band ([`intersections`]), which large
-//! boards need.
+//! boards need; [`SudokuModel::add_views`] the dual viewpoints, where each
+//! value goes in each unit, channeled to the cells ([`views`]), which the
+//! largest boards need.
 
 use std::fmt;
 
@@ -279,12 +281,12 @@ impl SudokuModel {
     /// `v` in that unit (`0..n`: along the row, down the column, row by
     /// row in the box), channeled to the unit's cells; and for every value
     /// an all-different of the given strength over its positions in the
-    /// rows (they are columns) and one over its positions in the columns.
-    /// It changes no solution's cells (the positions follow from them);
-    /// the all-differents prune fish patterns (X-wing, swordfish) that no
-    /// unit sees, and the search may branch on "where does 5 go in row 3".
-    /// The variables are named `r3=5` (the column of 5 in row 3), `c3=5`
-    /// and `b3=5`; labels `row 3: channel`, `5 by row: all-different`.
+    /// rows (they are distinct columns). It changes no solution's cells
+    /// (the positions follow from them); the all-differents prune fish
+    /// patterns (X-wing, swordfish) that no unit sees, and the search may
+    /// branch on "where does 5 go in row 3" as on a cell. The variables
+    /// are named `r3=5` (the column of 5 in row 3), `c3=5` and `b3=5`;
+    /// labels `row 3: channel`, `5 by row: all-different`.
     ///
     /// ```
     /// use bitfd::{SearchOptions, Solver, Strength};
@@ -330,9 +332,13 @@ impl SudokuModel {
                     .set_label(c, format!("{unit_name} {}: channel", u + 1));
                 duals.extend(ys);
             }
-            // A value's positions in the rows are distinct columns, and in
-            // the columns distinct rows; in the boxes they are not.
-            if kind == 2 {
+            // A value's positions in the rows are distinct columns: the
+            // value's rows matched to columns. Its positions in the columns
+            // are distinct rows too, but an all-different there is the same
+            // matching seen from the other side, which domain strength
+            // already makes consistent: it would prune nothing more. In the
+            // boxes the positions may repeat.
+            if kind != 0 {
                 continue;
             }
             for v in 1..=n {
