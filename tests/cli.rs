@@ -345,8 +345,8 @@ fn sudoku_solutions_match_the_data_files() {
 #[test]
 fn sudoku_views_on_and_off_give_the_data_files_solutions() {
     // The dual viewpoints are redundant: on every board of the test input,
-    // with them (`on`, and `auto` on the large ones) or without, the same
-    // lines, each the stated solution where the data has one.
+    // with them or without, the same lines, each the stated solution where
+    // the data has one.
     let (input, expected) = sudoku_input();
     for views in ["on", "off"] {
         let r = run(&["sudoku", "--views", views], Some(input.as_bytes()));

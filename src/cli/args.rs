@@ -376,7 +376,7 @@ pub(crate) struct SudokuArgs {
     /// Whether to add the dual viewpoints: for each value and unit, a
     /// variable for where the value goes in the unit, channeled to the
     /// cells, with an all-different over the columns each value takes.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Views::Auto)]
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Views::Off)]
     pub(crate) views: Views,
 
     #[command(flatten)]
@@ -398,9 +398,7 @@ pub(crate) enum BoxLine {
 /// `bitfd sudoku --views`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Views {
-    /// On boards of 25x25 and larger, where they pay.
-    Auto,
-    /// Add them.
+    /// Add them: fewer nodes on some boards, more work a node.
     On,
     /// Leave them out: the cells alone.
     Off,

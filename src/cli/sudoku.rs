@@ -105,12 +105,7 @@ fn solve_board(args: &SudokuArgs, board: &Board) -> Solved {
     if args.box_line == BoxLine::On {
         sm.add_box_line();
     }
-    let views = match args.views {
-        Views::Auto => board.size() >= 25,
-        Views::On => true,
-        Views::Off => false,
-    };
-    if views {
+    if args.views == Views::On {
         sm.add_views(args.search.strength());
     }
 
