@@ -139,14 +139,15 @@ mod tests {
 
     #[test]
     fn a_value_whose_dual_cannot_take_a_position_leaves_that_cell() {
-        // Value 2's dual can only take position 0: cell 1 loses 2, and
-        // cell 0's losing 1 takes position 0 from value 1's dual.
-        let (m, xs, ys) = unit(&[0b100, 0b110, 0b110], &[0b111, 0b001, 0b111]);
+        // Value 2's dual can only take position 0: cell 1 loses 2. Cell 2
+        // cannot take 1: value 1's dual loses position 2.
+        let (m, xs, ys) = unit(&[0b110, 0b1110, 0b1000], &[0b111, 0b001, 0b110]);
         let mut engine = Engine::new(&m);
         engine.propagate().expect("satisfiable");
-        assert_eq!(engine.dom(xs[1]).to_string(), "{1}");
-        assert_eq!(engine.dom(ys[0]).to_string(), "{1,2}");
+        assert_eq!(engine.dom(xs[1]).to_string(), "{1,3}");
+        assert_eq!(engine.dom(ys[0]).to_string(), "{0,1}");
         assert_eq!(engine.dom(ys[1]).to_string(), "{0}");
+        assert_eq!(engine.dom(xs[0]).to_string(), "{1,2}");
     }
 
     #[test]
