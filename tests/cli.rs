@@ -343,6 +343,26 @@ fn sudoku_solutions_match_the_data_files() {
 }
 
 #[test]
+fn sudoku_views_on_and_off_give_the_data_files_solutions() {
+    // The dual viewpoints are redundant: on every board of the test input,
+    // with them or without, the same lines, each the stated solution where
+    // the data has one.
+    let (input, expected) = sudoku_input();
+    for views in ["on", "off"] {
+        let r = run(&["sudoku", "--views", views], Some(input.as_bytes()));
+        assert_eq!(r.code, 1, "--views {views}: two malformed lines");
+        let out: Vec<&str> = r.stdout.lines().collect();
+        assert_eq!(out.len(), expected.len() + 1, "--views {views}");
+        for (line, want) in out.iter().zip(&expected) {
+            match want {
+                Some(solution) => assert_eq!(line, solution, "--views {views}"),
+                None => assert!(!line.chars().all(|c| c.is_ascii_alphanumeric()), "{line}"),
+            }
+        }
+    }
+}
+
+#[test]
 fn sudoku_count_counts_every_solution() {
     let boards: Vec<String> = [
         "m404-9-multipleSolutions",

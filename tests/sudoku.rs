@@ -584,3 +584,124 @@ fn the_quick_25x25_boards_solve_unique_to_their_stated_solutions_with_the_large_
         );
     }
 }
+
+/// The library's sudoku model of `line` with box-line and, when `views`,
+/// the dual viewpoints.
+fn library_model(line: &str, views: bool) -> bitfd::sudoku::SudokuModel {
+    let mut sm = bitfd::sudoku::Board::parse(line)
+        .expect("a board")
+        .to_model(Strength::Domain);
+    sm.add_box_line();
+    if views {
+        sm.add_views(Strength::Domain);
+    }
+    sm
+}
+
+#[test]
+fn views_keep_the_exact_counts_of_the_serg_boards() {
+    // The dual viewpoints are redundant: with them, every board still has
+    // the number of solutions its data states (the positions follow from
+    // the cells, so they add no solution), under either branching, which
+    // may now branch on positions too.
+    use bitfd::VarOrder;
+    for (k, puzzle) in puzzles("sudoku/serg_first200_nonunique.json")
+        .iter()
+        .enumerate()
+    {
+        let id = &puzzle["id"];
+        let want = puzzle["solutions"].as_u64().expect("exact count");
+        let sm = library_model(text(puzzle, "puzzle"), true);
+        let order = if k % 2 == 0 {
+            VarOrder::FirstFail
+        } else {
+            VarOrder::DomWdeg
+        };
+        let outcome = Solver::new(sm.model()).count(&SearchOptions::default().var_order(order));
+        assert_eq!(outcome.status, SearchStatus::Complete, "{id}");
+        assert_eq!(outcome.stats.solutions, want, "{id}");
+    }
+}
+
+#[test]
+fn views_find_the_same_boards_as_the_cells_alone_on_the_hard_9x9_sets() {
+    // Every tenth puzzle of the two hard 9x9 sets: the unique stated
+    // solution, with and without the views.
+    for file in ["sudoku/norvig_top95.json", "sudoku/magictour_top1465.json"] {
+        for puzzle in puzzles(file).iter().step_by(10) {
+            let id = &puzzle["id"];
+            for views in [false, true] {
+                let sm = library_model(text(puzzle, "puzzle"), views);
+                let outcome =
+                    Solver::new(sm.model()).solve(&SearchOptions::default(), Mode::AtMost(2));
+                assert_eq!(outcome.status, SearchStatus::Complete, "{id}");
+                assert_eq!(outcome.solutions.len(), 1, "{id}: unique");
+                assert_eq!(
+                    sm.line(&outcome.solutions[0]),
+                    text(puzzle, "solution"),
+                    "{id}"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn views_propagation_keeps_the_stated_solution_of_every_large_board() {
+    // As `box_line_propagation_keeps_the_stated_solution_of_every_large_board`,
+    // with the dual viewpoints too: fixing the stated cells a chunk at a
+    // time never fails and never removes a stated value.
+    use bitfd::sudoku::Board;
+    for puzzle in large_boards() {
+        let id = &puzzle["id"];
+        let solution = Board::parse(text(&puzzle, "solution")).expect("a full board");
+        let sm = library_model(text(&puzzle, "puzzle"), true);
+        let mut engine = Engine::new(sm.model());
+        let stated = |engine: &Engine| {
+            sm.cells()
+                .iter()
+                .zip(solution.cells())
+                .all(|(&y, w)| engine.dom(y).contains(u32::from(w.expect("full"))))
+        };
+        for (chunk, values) in sm.cells().chunks(64).zip(solution.cells().chunks(64)) {
+            assert_eq!(engine.propagate(), Ok(()), "{id}");
+            assert!(stated(&engine), "{id}: a stated value was removed");
+            for (&x, v) in chunk.iter().zip(values) {
+                engine.restrict(x, Domain::singleton(v.expect("full")));
+            }
+        }
+        assert_eq!(engine.propagate(), Ok(()), "{id}");
+        assert!(stated(&engine), "{id}");
+    }
+}
+
+#[test]
+fn views_and_dom_wdeg_prove_the_quick_large_boards_unique() {
+    // The large boards that take the default sudoku settings well under a
+    // second: each solves to its stated solution and is proven unique, as
+    // its source says, within a node budget far above what they need.
+    use bitfd::VarOrder;
+    for id in [
+        "m404-25-lowPairUnavoidable1",
+        "m404-25-minimal2",
+        "m404-25-minimal3",
+    ] {
+        let puzzle = large_boards()
+            .into_iter()
+            .find(|p| p["id"] == id)
+            .expect("in the data");
+        assert!(text(&puzzle, "source_note").contains("unique"), "{id}");
+        let sm = library_model(text(&puzzle, "puzzle"), true);
+        let options = SearchOptions::default()
+            .var_order(VarOrder::DomWdeg)
+            .node_limit(200_000);
+        let outcome = Solver::new(sm.model()).solve(&options, Mode::AtMost(2));
+        assert_eq!(outcome.status, SearchStatus::Complete, "{id}");
+        assert_eq!(outcome.solutions.len(), 1, "{id}: unique");
+        assert_eq!(
+            sm.line(&outcome.solutions[0]),
+            text(&puzzle, "solution"),
+            "{id}"
+        );
+    }
+}

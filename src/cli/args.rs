@@ -378,6 +378,12 @@ pub(crate) struct SudokuArgs {
     #[arg(long, value_enum, value_name = "WHEN", default_value_t = BoxLine::On)]
     pub(crate) box_line: BoxLine,
 
+    /// Whether to add the dual viewpoints: for each value and unit, a
+    /// variable for where the value goes in the unit, channeled to the
+    /// cells, with an all-different over the columns each value takes.
+    #[arg(long, value_enum, value_name = "WHEN", default_value_t = Views::Off)]
+    pub(crate) views: Views,
+
     #[command(flatten)]
     pub(crate) jobs: Jobs,
 
@@ -391,6 +397,15 @@ pub(crate) enum BoxLine {
     /// Add them: they prune what no single unit sees.
     On,
     /// Leave them out: each unit alone.
+    Off,
+}
+
+/// `bitfd sudoku --views`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Views {
+    /// Add them: fewer nodes on some boards, more work a node.
+    On,
+    /// Leave them out: the cells alone.
     Off,
 }
 

@@ -12,7 +12,7 @@ use bitfd::puzzle::print::Verdict;
 use bitfd::sudoku::Board;
 use bitfd::{Mode, VarOrder};
 
-use super::args::{BoxLine, SudokuArgs};
+use super::args::{BoxLine, SudokuArgs, Views};
 use super::batch::{Output, Sink, Terminal, run_ordered};
 use super::input::Lines;
 use super::{ERROR, INPUT_ERROR, exit_code, search};
@@ -105,6 +105,10 @@ fn solve_board(args: &SudokuArgs, board: &Board) -> Solved {
     if args.box_line == BoxLine::On {
         sm.add_box_line();
     }
+    if args.views == Views::On {
+        sm.add_views(args.search.strength());
+    }
+
     let mut options = args.search.options();
     // Large boards are won by learning where the conflicts are; on small
     // ones that costs more than it saves.
