@@ -492,18 +492,15 @@ fn box_line_keeps_the_exact_counts_of_the_serg_boards() {
     }
 }
 
-#[test]
-fn box_line_propagation_keeps_the_stated_solution_of_every_large_board() {
-    // As `propagation_keeps_the_stated_solution_of_every_large_board`, with
-    // the box-line propagators of the library's own sudoku model.
+/// Fixing the stated cells of every large board, `chunk` at a time, in the
+/// library's sudoku model (box-line, and the dual viewpoints when `views`):
+/// propagation never fails and never removes a stated value.
+fn assert_propagation_keeps_the_stated_solutions(views: bool, chunk: usize) {
     use bitfd::sudoku::Board;
     for puzzle in large_boards() {
         let id = &puzzle["id"];
         let solution = Board::parse(text(&puzzle, "solution")).expect("a full board");
-        let mut sm = Board::parse(text(&puzzle, "puzzle"))
-            .expect("a board")
-            .to_model(Strength::Domain);
-        sm.add_box_line();
+        let sm = library_model(text(&puzzle, "puzzle"), views);
         let mut engine = Engine::new(sm.model());
         let stated = |engine: &Engine| {
             sm.cells()
@@ -511,17 +508,24 @@ fn box_line_propagation_keeps_the_stated_solution_of_every_large_board() {
                 .zip(solution.cells())
                 .all(|(&y, w)| engine.dom(y).contains(u32::from(w.expect("full"))))
         };
-        // Every 16th cell at a time, to keep the test short.
-        for (chunk, values) in sm.cells().chunks(16).zip(solution.cells().chunks(16)) {
+        for (cells, values) in sm.cells().chunks(chunk).zip(solution.cells().chunks(chunk)) {
             assert_eq!(engine.propagate(), Ok(()), "{id}");
             assert!(stated(&engine), "{id}: a stated value was removed");
-            for (&x, v) in chunk.iter().zip(values) {
+            for (&x, v) in cells.iter().zip(values) {
                 engine.restrict(x, Domain::singleton(v.expect("full")));
             }
         }
         assert_eq!(engine.propagate(), Ok(()), "{id}");
         assert!(stated(&engine), "{id}");
     }
+}
+
+#[test]
+fn box_line_propagation_keeps_the_stated_solution_of_every_large_board() {
+    // As `propagation_keeps_the_stated_solution_of_every_large_board`, with
+    // the box-line propagators of the library's own sudoku model (16 cells
+    // at a time, to keep the test short).
+    assert_propagation_keeps_the_stated_solutions(false, 16);
 }
 
 #[test]
@@ -545,43 +549,6 @@ fn box_line_and_dom_wdeg_solve_the_16x16_boards_to_their_stated_solutions() {
             assert_eq!(outcome.stats.solutions, 1, "{id}: unique");
             assert_eq!(outcome.status, SearchStatus::Complete, "{id}");
         }
-    }
-}
-
-#[test]
-fn the_quick_25x25_boards_solve_unique_to_their_stated_solutions_with_the_large_board_search() {
-    // `bitfd sudoku`'s settings for boards of 25x25 and larger: box-line,
-    // dom/wdeg and the last conflict. These three take it well under a
-    // second; their source made each a minimal puzzle, so unique.
-    use bitfd::VarOrder;
-    use bitfd::sudoku::Board;
-    let options = SearchOptions::default()
-        .var_order(VarOrder::DomWdeg)
-        .last_conflict(true);
-    let quick = [
-        "m404-25-lowPairUnavoidable1",
-        "m404-25-minimal2",
-        "m404-25-minimal3",
-    ];
-    let boards: Vec<Value> = large_boards()
-        .into_iter()
-        .filter(|p| quick.iter().any(|&id| p["id"] == id))
-        .collect();
-    assert_eq!(boards.len(), quick.len());
-    for puzzle in boards {
-        let id = &puzzle["id"];
-        let mut sm = Board::parse(text(&puzzle, "puzzle"))
-            .expect("a board")
-            .to_model(Strength::Domain);
-        sm.add_box_line();
-        let outcome = Solver::new(sm.model()).solve(&options, Mode::AtMost(2));
-        assert_eq!(outcome.status, SearchStatus::Complete, "{id}");
-        assert_eq!(outcome.stats.solutions, 1, "{id}: unique");
-        assert_eq!(
-            sm.line(&outcome.solutions[0]),
-            text(&puzzle, "solution"),
-            "{id}"
-        );
     }
 }
 
@@ -648,39 +615,22 @@ fn views_find_the_same_boards_as_the_cells_alone_on_the_hard_9x9_sets() {
 
 #[test]
 fn views_propagation_keeps_the_stated_solution_of_every_large_board() {
-    // As `box_line_propagation_keeps_the_stated_solution_of_every_large_board`,
-    // with the dual viewpoints too: fixing the stated cells a chunk at a
-    // time never fails and never removes a stated value.
-    use bitfd::sudoku::Board;
-    for puzzle in large_boards() {
-        let id = &puzzle["id"];
-        let solution = Board::parse(text(&puzzle, "solution")).expect("a full board");
-        let sm = library_model(text(&puzzle, "puzzle"), true);
-        let mut engine = Engine::new(sm.model());
-        let stated = |engine: &Engine| {
-            sm.cells()
-                .iter()
-                .zip(solution.cells())
-                .all(|(&y, w)| engine.dom(y).contains(u32::from(w.expect("full"))))
-        };
-        for (chunk, values) in sm.cells().chunks(64).zip(solution.cells().chunks(64)) {
-            assert_eq!(engine.propagate(), Ok(()), "{id}");
-            assert!(stated(&engine), "{id}: a stated value was removed");
-            for (&x, v) in chunk.iter().zip(values) {
-                engine.restrict(x, Domain::singleton(v.expect("full")));
-            }
-        }
-        assert_eq!(engine.propagate(), Ok(()), "{id}");
-        assert!(stated(&engine), "{id}");
-    }
+    // The same with the dual viewpoints too.
+    assert_propagation_keeps_the_stated_solutions(true, 64);
 }
 
 #[test]
-fn views_and_dom_wdeg_prove_the_quick_large_boards_unique() {
-    // The large boards that take the default sudoku settings well under a
-    // second: each solves to its stated solution and is proven unique, as
-    // its source says, within a node budget far above what they need.
+fn the_large_board_search_proves_the_quick_large_boards_unique() {
+    // The large boards that take `bitfd sudoku`'s large-board search
+    // (box-line, dom/wdeg, the last conflict) well under a second: with
+    // and without the dual viewpoints, each solves to its stated solution
+    // and is proven unique, as its source says, within a node budget far
+    // above what they need.
     use bitfd::VarOrder;
+    let options = SearchOptions::default()
+        .var_order(VarOrder::DomWdeg)
+        .last_conflict(true)
+        .node_limit(200_000);
     for id in [
         "m404-25-lowPairUnavoidable1",
         "m404-25-minimal2",
@@ -691,17 +641,16 @@ fn views_and_dom_wdeg_prove_the_quick_large_boards_unique() {
             .find(|p| p["id"] == id)
             .expect("in the data");
         assert!(text(&puzzle, "source_note").contains("unique"), "{id}");
-        let sm = library_model(text(&puzzle, "puzzle"), true);
-        let options = SearchOptions::default()
-            .var_order(VarOrder::DomWdeg)
-            .node_limit(200_000);
-        let outcome = Solver::new(sm.model()).solve(&options, Mode::AtMost(2));
-        assert_eq!(outcome.status, SearchStatus::Complete, "{id}");
-        assert_eq!(outcome.solutions.len(), 1, "{id}: unique");
-        assert_eq!(
-            sm.line(&outcome.solutions[0]),
-            text(&puzzle, "solution"),
-            "{id}"
-        );
+        for views in [false, true] {
+            let sm = library_model(text(&puzzle, "puzzle"), views);
+            let outcome = Solver::new(sm.model()).solve(&options, Mode::AtMost(2));
+            assert_eq!(outcome.status, SearchStatus::Complete, "{id} {views}");
+            assert_eq!(outcome.solutions.len(), 1, "{id} {views}: unique");
+            assert_eq!(
+                sm.line(&outcome.solutions[0]),
+                text(&puzzle, "solution"),
+                "{id} {views}"
+            );
+        }
     }
 }
