@@ -465,31 +465,37 @@ fn domain_and_value_strength_find_the_same_boards_on_all_sudoku_data() {
     assert!(boards > 50_000, "{boards} boards");
 }
 
-#[test]
-fn box_line_keeps_the_exact_counts_of_the_serg_boards() {
-    // The box-line propagators are redundant: with them, every board still
-    // has the number of solutions its data states, under either branching.
+/// Every serg board has the number of solutions its data states in the
+/// library's sudoku model (box-line, and the dual viewpoints when `views`),
+/// the boards in turn under first-fail, dom/wdeg, and dom/wdeg with the
+/// last conflict.
+fn assert_the_serg_counts(views: bool) {
     use bitfd::VarOrder;
-    use bitfd::sudoku::Board;
     for (k, puzzle) in puzzles("sudoku/serg_first200_nonunique.json")
         .iter()
         .enumerate()
     {
         let id = &puzzle["id"];
         let want = puzzle["solutions"].as_u64().expect("exact count");
-        let mut sm = Board::parse(text(puzzle, "puzzle"))
-            .expect("a 9x9 board")
-            .to_model(Strength::Domain);
-        sm.add_box_line();
-        let order = if k % 2 == 0 {
-            VarOrder::FirstFail
-        } else {
-            VarOrder::DomWdeg
+        let sm = library_model(text(puzzle, "puzzle"), views);
+        let options = match k % 3 {
+            0 => SearchOptions::default(),
+            1 => SearchOptions::default().var_order(VarOrder::DomWdeg),
+            _ => SearchOptions::default()
+                .var_order(VarOrder::DomWdeg)
+                .last_conflict(true),
         };
-        let outcome = Solver::new(sm.model()).count(&SearchOptions::default().var_order(order));
+        let outcome = Solver::new(sm.model()).count(&options);
         assert_eq!(outcome.status, SearchStatus::Complete, "{id}");
         assert_eq!(outcome.stats.solutions, want, "{id}");
     }
+}
+
+#[test]
+fn box_line_keeps_the_exact_counts_of_the_serg_boards() {
+    // The box-line propagators are redundant: with them, every board still
+    // has the number of solutions its data states.
+    assert_the_serg_counts(false);
 }
 
 /// Fixing the stated cells of every large board, `chunk` at a time, in the
@@ -567,27 +573,10 @@ fn library_model(line: &str, views: bool) -> bitfd::sudoku::SudokuModel {
 
 #[test]
 fn views_keep_the_exact_counts_of_the_serg_boards() {
-    // The dual viewpoints are redundant: with them, every board still has
-    // the number of solutions its data states (the positions follow from
-    // the cells, so they add no solution), under either branching, which
-    // may now branch on positions too.
-    use bitfd::VarOrder;
-    for (k, puzzle) in puzzles("sudoku/serg_first200_nonunique.json")
-        .iter()
-        .enumerate()
-    {
-        let id = &puzzle["id"];
-        let want = puzzle["solutions"].as_u64().expect("exact count");
-        let sm = library_model(text(puzzle, "puzzle"), true);
-        let order = if k % 2 == 0 {
-            VarOrder::FirstFail
-        } else {
-            VarOrder::DomWdeg
-        };
-        let outcome = Solver::new(sm.model()).count(&SearchOptions::default().var_order(order));
-        assert_eq!(outcome.status, SearchStatus::Complete, "{id}");
-        assert_eq!(outcome.stats.solutions, want, "{id}");
-    }
+    // The dual viewpoints are redundant: with them too (the positions follow
+    // from the cells, so they add no solution), and the search may now
+    // branch on positions.
+    assert_the_serg_counts(true);
 }
 
 #[test]
