@@ -903,14 +903,15 @@ impl Opener<'_> {
         let id = self.stats.nodes;
         self.stats.nodes += 1;
         self.stats.max_depth = self.stats.max_depth.max(depth);
-        // The variable of a left branch (`=` or `<=`), should it fail.
-        let left = decision
-            .filter(|b| matches!(b.op, DecisionOp::Eq | DecisionOp::Le))
-            .map(|b| b.var);
+        let branch = decision;
         let decision = decision.map(|b| (self.run.var_at(b.var as usize), b.keep));
         if let Err(by) = self.run.propagate_after(state, decision, observer) {
-            if self.options.last_conflict && left.is_some() {
-                *self.last_conflict = left;
+            if self.options.last_conflict {
+                // A failed left branch (`=` or `<=`) names the variable.
+                if let Some(b) = branch.filter(|b| matches!(b.op, DecisionOp::Eq | DecisionOp::Le))
+                {
+                    *self.last_conflict = Some(b.var);
+                }
             }
             self.stats.failures += 1;
             if id == 0 {
@@ -937,13 +938,13 @@ impl Opener<'_> {
     /// every variable is fixed.
     #[inline(always)]
     fn branch(&self, state: &[u64]) -> Option<Branch> {
-        let last_conflict = self.last_conflict.filter(|_| self.options.last_conflict);
+        // Set only when the option is on (and cleared at every start).
         let (var, d) = select_var(
             &self.run,
             state,
             self.options.var_order,
             self.weights,
-            last_conflict,
+            *self.last_conflict,
         )?;
         left_branch(var, d, self.options.value_order)
     }
@@ -1364,18 +1365,18 @@ mod tests {
                 .last_conflict(true),
             SearchOptions::default().last_conflict(true),
         ];
-        for ((n, count), dom_wdeg) in [(4, 2), (5, 10), (6, 4), (7, 40), (8, 92)]
+        for ((n, count), options) in [(4, 2), (5, 10), (6, 4), (7, 40), (8, 92)]
             .into_iter()
             .flat_map(|queens| learning.iter().map(move |options| (queens, options)))
         {
             let (m, _) = parallel::tests::queens(n);
             let mut ff = Solver::new(&m).all(&SearchOptions::default()).solutions;
             let mut solver = Solver::new(&m);
-            let first = solver.all(dom_wdeg);
+            let first = solver.all(options);
             // The same solver again (what it learnt starts over) and a new
             // one.
-            let again = solver.all(dom_wdeg);
-            let fresh = Solver::new(&m).all(dom_wdeg);
+            let again = solver.all(options);
+            let fresh = Solver::new(&m).all(options);
             assert_eq!(first.stats.solutions, count, "{n}-queens");
             assert_eq!(
                 (&again.solutions, again.stats),
@@ -1386,7 +1387,7 @@ mod tests {
                 (&first.solutions, first.stats)
             );
             let two = std::num::NonZeroUsize::new(2).expect("not zero");
-            let parallel = Solver::new(&m).count_parallel(dom_wdeg, two);
+            let parallel = Solver::new(&m).count_parallel(options, two);
             assert_eq!(parallel.stats, first.stats, "{n}-queens on two threads");
             let mut dw = first.solutions;
             ff.sort_by(|a, b| a.values().cmp(b.values()));
