@@ -271,15 +271,6 @@ impl Engine {
         }
         in_queue_order(&mut self.props);
         self.lay_out(self.props.len());
-        let with_masks = self.words <= MASK_WORDS;
-        if with_masks {
-            self.subs
-                .write_masks(&mut self.bits, self.masks_at, self.words);
-        } else {
-            let occurrences: usize = model.posted().iter().map(Posted::arity).sum();
-            self.subs.clear();
-            self.subs.reserve(occurrences);
-        }
         let class_start = |class: Priority| {
             self.props
                 .partition_point(|slot| slot.key >> 32 < class as u64)
@@ -288,26 +279,33 @@ impl Engine {
             class_start(Priority::Linear),
             class_start(Priority::Quadratic),
         );
-        // With masks, an each-value-held that a domain all-different may
-        // make redundant subscribes once `find_redundant` says it is not.
-        let defer = with_masks && costly < self.props.len();
+        if costly < self.props.len() {
+            self.find_redundant(model, linear, costly);
+        }
+        let words = self.words;
+        let with_masks = words <= MASK_WORDS;
+        if with_masks {
+            self.subs.write_masks(&mut self.bits, self.masks_at, words);
+        } else {
+            let occurrences: usize = model.posted().iter().map(Posted::arity).sum();
+            self.subs.clear();
+            self.subs.reserve(occurrences);
+        }
         let mut next_word = 0;
         for (p, slot) in self.props.iter_mut().enumerate() {
             let state_words = slot.words.1;
             slot.words = (next_word, next_word + state_words);
             next_word += state_words;
-            if !(defer && matches!(slot.prop, AnyPropagator::EachValueHeld(_))) {
-                self.subs.begin(p as u32);
-                slot.prop.subscribe(&mut self.subs);
+            if with_masks && slot.redundant_with.is_some() {
+                continue;
             }
+            self.subs.begin(p as u32);
+            slot.prop.subscribe(&mut self.subs);
         }
         if with_masks {
             self.subs.take_masks(&mut self.bits);
         } else {
             self.fill_wake_lists();
-        }
-        if costly < self.props.len() {
-            self.find_redundant(model, linear, costly);
         }
         next_word as usize
     }
@@ -367,47 +365,31 @@ impl Engine {
     }
 
     /// Marks each each-value-held propagator that a domain all-different
-    /// makes redundant (see [`Permutations::redundant_with`]) with that all-different's
-    /// propagator, and takes it out of the enabled bitset and (with masks)
-    /// the subscribed one: it subscribes only when first enabled, as while
-    /// its all-different runs it never is. With masks, the each-value-helds
-    /// have not subscribed yet (see [`Engine::place`]): those not redundant
-    /// subscribe here. The linear class (each-value-helds among them)
-    /// starts at propagator `linear`, the most costly (domain
-    /// all-differents among them, the last propagators) at `costly`.
+    /// makes redundant (see [`Permutations::redundant_with`]) with that
+    /// all-different's propagator, and takes it out of the enabled bitset:
+    /// it runs only while that all-different is switched off. With masks,
+    /// also out of the subscribed one, as it subscribes only when first
+    /// enabled ([`Engine::update_enabled`]). The linear class
+    /// (each-value-helds among them) starts at propagator `linear`, the most
+    /// costly (domain all-differents among them, the last propagators) at
+    /// `costly`.
     fn find_redundant(&mut self, model: &Model, linear: usize, costly: usize) {
-        let (cheap, costly_props) = self.props.split_at_mut(costly);
-        let domains = model.domains();
         let words = self.words;
-        let deferred = words <= MASK_WORDS;
-        if deferred {
-            self.subs.write_masks(&mut self.bits, self.masks_at, words);
-        }
-        // While the subscriptions hold the buffer, the bits to clear.
-        let mut off = [0u64; MASK_WORDS];
+        let (cheap, costly_props) = self.props.split_at_mut(costly);
         let mut permutations = Permutations::new(costly_props);
         for (p, slot) in (linear..).zip(&mut cheap[linear..]) {
             let AnyPropagator::EachValueHeld(held) = &slot.prop else {
                 continue;
             };
-            if let Some(by) = permutations.redundant_with(held, self.subs.groups(), domains) {
-                slot.redundant_with = Some((costly + by) as u32);
-                if deferred {
-                    off[p / 64] |= 1 << (p % 64);
-                } else {
-                    self.bits[words + p / 64] &= !(1 << (p % 64));
-                }
-            } else if deferred {
-                self.subs.begin(p as u32);
-                crate::propagators::BuiltIn::subscribe(held, &mut self.subs);
-            }
-        }
-        if deferred {
-            self.subs.take_masks(&mut self.bits);
-            for (w, &off) in off[..words].iter().enumerate() {
-                for set in [1, 3] {
-                    self.bits[set * words + w] &= !off;
-                }
+            let Some(by) = permutations.redundant_with(held, self.subs.groups(), model.domains())
+            else {
+                continue;
+            };
+            slot.redundant_with = Some((costly + by) as u32);
+            let (w, off) = (p / 64, !(1u64 << (p % 64)));
+            self.bits[words + w] &= off;
+            if words <= MASK_WORDS {
+                self.bits[3 * words + w] &= off;
             }
         }
     }
