@@ -22,6 +22,7 @@ use std::hint::black_box;
 use std::process::ExitCode;
 
 use bitfd::generate::{GenerateOptions, generate};
+use bitfd::puzzle::english::{self, Style};
 use bitfd::{Mode, Model, SearchOptions, Solver, Stats, Strength};
 
 /// A measured step, prepared: each call runs it once.
@@ -106,6 +107,16 @@ const WORKLOADS: &[Workload] = &[
         loops: (5, 15),
         prepare: || sudoku_step(WIKI17, Strength::Domain),
     },
+    Workload {
+        name: "english-read-6x6",
+        loops: (20, 60),
+        prepare: || english_step(false),
+    },
+    Workload {
+        name: "english-check-6x6",
+        loops: (20, 60),
+        prepare: || english_step(true),
+    },
 ];
 
 /// Building the classic zebra and finding all its solutions, as
@@ -174,6 +185,44 @@ fn uniqueness_step(strength: Strength) -> Step {
             total.nodes += stats.nodes;
         }
         total
+    })
+}
+
+/// Reading a generated 6x6 puzzle in ZebraLogic's English, and with
+/// `check` its uniqueness check too, as `benches/english.rs` times them.
+fn english_step(check: bool) -> Step {
+    let g = generate(&GenerateOptions {
+        houses: 6,
+        groups: 6,
+        seed: 1,
+    })
+    .expect("a valid size");
+    let text =
+        english::write(&g.puzzle, Style::ZebraLogic).expect("generated clues have sentences");
+    // The text read back has one solution, the generator's.
+    let p = english::parse(&text).expect("the text reads");
+    let pm = p.to_model();
+    let outcome = Solver::new(pm.model()).solve(&SearchOptions::default(), Mode::AtMost(2));
+    assert_eq!(outcome.solutions.len(), 1, "a unique puzzle");
+    for (group, houses) in g.solution.iter().enumerate() {
+        for (value, &house) in houses.iter().enumerate() {
+            let v = bitfd::puzzle::ValueRef { group, value };
+            assert_eq!(
+                pm.house(&outcome.solutions[0], v),
+                house,
+                "the generator's solution"
+            );
+        }
+    }
+    Box::new(move || {
+        let p = english::parse(black_box(&text)).expect("reads");
+        if !check {
+            return Stats::default();
+        }
+        let pm = p.to_model();
+        Solver::new(pm.model())
+            .solve(&SearchOptions::default(), Mode::AtMost(2))
+            .stats
     })
 }
 

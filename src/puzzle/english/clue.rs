@@ -31,14 +31,14 @@ use std::ops::Range;
 
 use hashbrown::HashMap;
 
-use super::words::{self, Token};
+use super::words::{self, Token, Word};
 use crate::puzzle::ast::{Cmp, Group, Operand, Relation, ValueRef};
 use crate::puzzle::diagnostic::ErrorKind;
 
 /// What the reader knows of a puzzle's frame: its houses and the words of
 /// its values and groups.
 #[derive(Debug)]
-pub(crate) struct Vocabulary {
+pub(crate) struct Vocabulary<'g> {
     houses: u8,
     /// The values' words (as keys) in a trie: a walk along a sentence's
     /// keys finds the longest value from any word in time proportional to
@@ -50,7 +50,7 @@ pub(crate) struct Vocabulary {
     /// The group of people's names, which takes a bare name no cue claims.
     person_names: Option<usize>,
     /// Per group: its name and values as written, for messages.
-    names: Vec<Group>,
+    names: &'g [Group],
 }
 
 /// The values' words in a trie: node 0 is the root, `edges` maps (node,
@@ -87,7 +87,7 @@ impl Trie {
         self.edges.get(&Edge(node, key)).copied()
     }
 
-    fn insert(&mut self, keys: &[String], value: ValueRef) {
+    fn insert(&mut self, keys: &[Word<'_>], value: ValueRef) {
         let mut node = 0;
         for k in keys {
             node = match self.child(node, k) {
@@ -95,7 +95,7 @@ impl Trie {
                 None => {
                     let child = self.values.len() as u32;
                     self.values.push(Vec::new());
-                    self.edges.insert((node, k.clone()), child);
+                    self.edges.insert((node, k.as_str().to_owned()), child);
                     child
                 }
             };
@@ -177,10 +177,10 @@ const DESCRIPTION_STOP_WORDS: &[&str] = &[
     "with",
 ];
 
-impl Vocabulary {
+impl<'g> Vocabulary<'g> {
     /// The vocabulary of a puzzle's groups; `descriptions[g]`, if given, is
     /// the text that introduced group `g` (`People have unique hair colors`).
-    pub(crate) fn new(houses: u8, groups: &[Group], descriptions: &[String]) -> Vocabulary {
+    pub(crate) fn new(houses: u8, groups: &'g [Group], descriptions: &[String]) -> Vocabulary<'g> {
         let mut cues = Vec::with_capacity(groups.len());
         for (g, group) in groups.iter().enumerate() {
             let mut keys = Vec::new();
@@ -211,8 +211,8 @@ impl Vocabulary {
             };
             for w in extra {
                 let k = words::key(w);
-                if !keys.contains(&k) {
-                    keys.push(k);
+                if !keys.iter().any(|x| *x == k) {
+                    keys.push(k.into_owned());
                 }
             }
             cues.push(keys);
@@ -223,17 +223,16 @@ impl Vocabulary {
         });
         let mut trie = Trie::new();
         for (g, group) in groups.iter().enumerate() {
-            let prefix: Vec<String> = split_name(&group.name)
+            let name_words = split_name(&group.name);
+            let prefix: Vec<Word<'_>> = name_words
                 .iter()
                 .flat_map(|w| words::tokens(w, 0))
-                .map(|t| t.key.into_owned())
+                .map(|t| t.key)
                 .collect();
             for (v, value) in group.values.iter().enumerate() {
                 let value_ref = ValueRef { group: g, value: v };
-                let keys: Vec<String> = words::tokens(value, 0)
-                    .into_iter()
-                    .map(|t| t.key.into_owned())
-                    .collect();
+                let keys: Vec<Word<'_>> =
+                    words::tokens(value, 0).into_iter().map(|t| t.key).collect();
                 if keys.is_empty() {
                     continue;
                 }
@@ -250,7 +249,7 @@ impl Vocabulary {
             trie,
             cues,
             person_names,
-            names: groups.to_vec(),
+            names: groups,
         }
     }
 
@@ -265,12 +264,12 @@ impl Vocabulary {
     }
 
     /// The value mentions in `tokens`, left to right, longest match first.
-    pub(crate) fn mentions(&self, tokens: &[Token]) -> Vec<Mention> {
+    pub(crate) fn mentions(&self, tokens: &[Token]) -> Vec<Mention<'_>> {
         let mut out = Vec::new();
         let mut i = 0;
         while i < tokens.len() {
             // The longest value starting at word `i`.
-            let mut best: Option<(usize, Vec<ValueRef>)> = None;
+            let mut best: Option<(usize, &[ValueRef])> = None;
             let mut node = 0;
             for (len, t) in tokens[i..].iter().enumerate() {
                 match self.trie.child(node, t.key.as_str()) {
@@ -278,7 +277,7 @@ impl Vocabulary {
                     None => break,
                 }
                 if !self.trie.values[node as usize].is_empty() {
-                    best = Some((len + 1, self.trie.values[node as usize].clone()));
+                    best = Some((len + 1, &self.trie.values[node as usize]));
                 }
             }
             match best {
@@ -301,10 +300,10 @@ impl Vocabulary {
     /// words before it (back to the previous mention).
     fn resolve(&self, tokens: &[Token], mentions: &mut [Mention]) -> Result<(), Unread> {
         let mut from = 0;
-        let firsts: Vec<usize> = mentions.iter().map(|m| m.first).collect();
-        for (k, m) in mentions.iter_mut().enumerate() {
+        for k in 0..mentions.len() {
+            let next_first = mentions.get(k + 1).map(|n| n.first);
+            let m = &mut mentions[k];
             let context = &tokens[from..m.first];
-            let next_first = firsts.get(k + 1).copied();
             from = m.end;
             if let [only] = m.candidates[..] {
                 m.value = Some(only);
@@ -426,10 +425,10 @@ fn join_or(items: &[String]) -> String {
 /// A value mention: tokens `first..end`, the values those words name, and
 /// (once resolved) the one meant.
 #[derive(Clone, Debug)]
-pub(crate) struct Mention {
+pub(crate) struct Mention<'v> {
     pub(crate) first: usize,
     pub(crate) end: usize,
-    pub(crate) candidates: Vec<ValueRef>,
+    pub(crate) candidates: &'v [ValueRef],
     pub(crate) value: Option<ValueRef>,
 }
 
@@ -519,7 +518,7 @@ struct HouseRef {
 
 /// Reads one sentence. `sentence` starts at byte `base` of the text that
 /// spans refer to.
-pub(crate) fn read(vocab: &Vocabulary, sentence: &str, base: usize) -> Result<Reading, Unread> {
+pub(crate) fn read(vocab: &Vocabulary<'_>, sentence: &str, base: usize) -> Result<Reading, Unread> {
     let tokens = words::tokens(sentence, base);
     let whole = base..base + sentence.trim_end().len();
     let mut mentions = vocab.mentions(&tokens);
@@ -619,66 +618,51 @@ pub(crate) fn read(vocab: &Vocabulary, sentence: &str, base: usize) -> Result<Re
             None => i += 1,
         }
     }
-    // The phrasing words, among the tokens left.
-    let rest: Vec<(usize, &str)> = (0..tokens.len())
-        .filter(|&i| !used[i])
-        .map(|i| (i, tokens[i].norm.as_str()))
-        .collect();
-    let has = |w: &str| rest.iter().any(|(_, x)| *x == w);
-    let followed_by = |w: &str, after: &[&str]| {
-        rest.iter().any(|&(i, x)| {
-            x == w
-                && tokens
-                    .get(i + 1)
-                    .is_some_and(|t| after.contains(&t.norm.as_str()))
-        })
+    // The phrasing words, among the tokens left, in one pass.
+    let follows = |i: usize, after: &[&str]| {
+        tokens
+            .get(i + 1)
+            .is_some_and(|t| after.contains(&t.norm.as_str()))
     };
-    let negated = has("not") || has("never") || has("neither") || has("nor");
-    let adjacent = followed_by("next", &["to", "door"])
-        || rest.iter().any(|(_, x)| {
-            matches!(
-                *x,
-                "adjacent"
-                    | "beside"
-                    | "neighbor"
-                    | "neighbors"
-                    | "neighbour"
-                    | "neighbours"
-                    | "neighboring"
-                    | "neighbouring"
-            )
-        });
-    // `right` before `next`, `after`, `before` or `beside` intensifies
-    // (`right next to`); it is a direction otherwise.
-    const INTENSIFIED: [&str; 5] = ["next", "after", "before", "beside", "by"];
-    let is_intensifier = |i: usize| {
-        tokens[i].norm == "right"
-            && tokens
-                .get(i + 1)
-                .is_some_and(|t| INTENSIFIED.contains(&t.norm.as_str()))
-    };
-    let right_intensifier = rest.iter().any(|&(i, _)| is_intensifier(i));
+    let mut negated = false;
+    let mut adjacent = false;
+    // The last direction word decides; `directions` counts them.
     let mut direction = 0i32;
     let mut directions = 0;
-    for &(i, x) in &rest {
-        let d = match x {
-            "left" | "before" | "lower" | "below" | "earlier" | "precedes" | "preceding" => -1,
-            "right" if !is_intensifier(i) => 1,
-            "after" | "higher" | "above" | "later" | "follows" | "following" => 1,
-            _ => 0,
-        };
+    let mut immediate = false;
+    let mut between = false;
+    let mut same = false;
+    let mut different = false;
+    let mut ordered = false;
+    for (i, t) in tokens.iter().enumerate() {
+        if used[i] {
+            continue;
+        }
+        let mut d = 0;
+        match t.norm.as_str() {
+            "not" | "never" | "neither" | "nor" => negated = true,
+            "next" => adjacent |= follows(i, &["to", "door"]),
+            "adjacent" | "beside" | "neighbor" | "neighbors" | "neighbour" | "neighbours"
+            | "neighboring" | "neighbouring" => adjacent = true,
+            "left" | "before" | "lower" | "below" | "earlier" | "precedes" | "preceding" => d = -1,
+            // `right` before `next`, `after`, `before`, `beside` or `by`
+            // intensifies (`right next to`); it is a direction otherwise.
+            "right" if follows(i, &["next", "after", "before", "beside", "by"]) => {
+                immediate = true;
+            }
+            "right" | "after" | "higher" | "above" | "later" | "follows" | "following" => d = 1,
+            "directly" | "immediately" | "just" => immediate = true,
+            "between" => between = true,
+            "same" => same = true,
+            "different" | "differ" => different = true,
+            "order" | "respectively" => ordered = true,
+            _ => {}
+        }
         if d != 0 {
             direction = d;
             directions += 1;
         }
     }
-    let immediate = rest
-        .iter()
-        .any(|(_, x)| matches!(*x, "directly" | "immediately" | "just"))
-        || right_intensifier;
-    let between = has("between");
-    let same = has("same");
-    let different = has("different") || has("differ");
 
     let unread = |message: String, expected: &str| {
         let mut notes = Vec::new();
@@ -693,10 +677,13 @@ pub(crate) fn read(vocab: &Vocabulary, sentence: &str, base: usize) -> Result<Re
             let list: Vec<String> = r.houses.iter().map(u8::to_string).collect();
             notes.push(format!("note: house found: {}", list.join(" or ")));
         }
-        let unplaced: Vec<String> = rest
-            .iter()
-            .filter(|(_, x)| !PHRASING_WORDS.contains(x) && !is_house_noun(x))
-            .map(|&(i, _)| {
+        let unplaced: Vec<String> = (0..tokens.len())
+            .filter(|&i| !used[i])
+            .filter(|&i| {
+                let x = tokens[i].norm.as_str();
+                !PHRASING_WORDS.contains(&x) && !is_house_noun(x)
+            })
+            .map(|i| {
                 format!(
                     "`{}`",
                     &sentence[tokens[i].span.start - base..tokens[i].span.end - base]
@@ -862,7 +849,7 @@ pub(crate) fn read(vocab: &Vocabulary, sentence: &str, base: usize) -> Result<Re
         ([mid, low, high], []) if between && !negated => {
             // `x is somewhere between a and b in that order`; without an
             // order the sentence allows both and no single relation says it.
-            if !(has("order") || has("respectively")) {
+            if !ordered {
                 return Err(unread(
                     "`between` two values without an order has no relation of its own".to_owned(),
                     "`X is somewhere between A and B, in that order`",

@@ -668,7 +668,7 @@ pub(crate) fn group_name(description: &str, g: usize) -> String {
 /// whole grid (`Who lives where?`) asks nothing the grid does not show:
 /// `None`.
 fn read_question(
-    vocab: &Vocabulary,
+    vocab: &Vocabulary<'_>,
     groups: &[Group],
     sentence: &str,
     at: usize,
@@ -754,7 +754,7 @@ fn read_question(
 
 /// The group a `who` question answers with: the group of people's names,
 /// else the first group other than the one asked about.
-fn person_group(vocab: &Vocabulary, groups: &[Group], asked: usize) -> Option<usize> {
+fn person_group(vocab: &Vocabulary<'_>, groups: &[Group], asked: usize) -> Option<usize> {
     (0..groups.len())
         .find(|&g| g != asked && vocab.cues(g) == ["name"])
         .or_else(|| (0..groups.len()).find(|&g| g != asked))
@@ -781,12 +781,12 @@ fn house_in(tokens: &[Token], houses: u8) -> Option<u8> {
 /// The group a question asks for: the group whose name is a word of the
 /// question (`What is Name of ...`), else whose cue words are.
 fn group_in(
-    vocab: &Vocabulary,
+    vocab: &Vocabulary<'_>,
     groups: &[Group],
     sentence: &str,
     at: usize,
     tokens: &[Token],
-    mentions: &[clue::Mention],
+    mentions: &[clue::Mention<'_>],
     exclude: Option<usize>,
 ) -> Option<usize> {
     let in_mention = |i: usize| mentions.iter().any(|m| (m.first..m.end).contains(&i));
@@ -802,7 +802,7 @@ fn group_in(
                 .unwrap_or("");
             clue::split_name(raw)
                 .iter()
-                .map(|w| words::key(&w.to_lowercase()))
+                .map(|w| words::key(&w.to_lowercase()).into_owned())
                 .collect::<Vec<_>>()
         })
         .collect();
@@ -810,7 +810,7 @@ fn group_in(
     let by_name = (0..groups.len()).find(|&g| {
         let name: Vec<String> = clue::split_name(&groups[g].name)
             .iter()
-            .map(|w| words::key(w))
+            .map(|w| words::key(w).into_owned())
             .collect();
         Some(g) != exclude
             && !name.is_empty()

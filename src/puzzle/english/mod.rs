@@ -147,7 +147,7 @@ pub(crate) use clue::Vocabulary;
 
 /// [`read_sentence`] with the vocabulary built.
 pub(crate) fn read_clue(
-    vocab: &Vocabulary,
+    vocab: &Vocabulary<'_>,
     sentence: &str,
 ) -> Result<Vec<Relation>, Box<Diagnostic>> {
     match clue::read(vocab, sentence, 0) {

@@ -78,18 +78,47 @@ pub(crate) struct Token<'s> {
     pub(crate) possessive: bool,
 }
 
+/// What an ASCII byte is to the tokenizer: [`LOWER`] (a lower-case letter
+/// or a digit: a word already in its lower-case form), [`UPPER`], or 0 (a
+/// separator; the apostrophe is told apart where words are cut). [`DIGIT`]
+/// marks digits as well, for the letter-digit cut.
+const ASCII_CLASS: [u8; 128] = {
+    let mut table = [0u8; 128];
+    let mut b = 0;
+    while b < 128 {
+        let c = b as u8;
+        table[b] = if c.is_ascii_lowercase() {
+            LOWER
+        } else if c.is_ascii_digit() {
+            LOWER | DIGIT
+        } else if c.is_ascii_uppercase() {
+            UPPER
+        } else {
+            0
+        };
+        b += 1;
+    }
+    table
+};
+const LOWER: u8 = 1;
+const UPPER: u8 = 2;
+const DIGIT: u8 = 4;
+/// A word holds an apostrophe or a character outside ASCII: it takes the
+/// general path of [`push_word`].
+const OTHER: u8 = 8;
+
 /// Cuts `text` into tokens; spans are offset by `base`.
 pub(crate) fn tokens(text: &str, base: usize) -> Vec<Token<'_>> {
     let bytes = text.as_bytes();
     let mut out = Vec::with_capacity(text.len() / 5 + 1);
-    // Invariant: `i` is on a char boundary. ASCII bytes are read as bytes;
-    // other characters are decoded.
+    // Invariant: `i` is on a char boundary. ASCII bytes are read through
+    // `ASCII_CLASS`; other characters are decoded.
     let char_at = |i: usize| text[i..].chars().next().unwrap_or(' ');
     let mut i = 0;
     while i < bytes.len() {
         let b = bytes[i];
         if b.is_ascii() {
-            if !b.is_ascii_alphanumeric() {
+            if ASCII_CLASS[usize::from(b)] == 0 {
                 i += 1;
                 continue;
             }
@@ -102,64 +131,82 @@ pub(crate) fn tokens(text: &str, base: usize) -> Vec<Token<'_>> {
         }
         // A word: letters, digits, combining marks, and one apostrophe.
         let start = i;
+        let mut seen = 0u8;
         let mut apostrophe = false;
-        let mut digits = false;
         while i < bytes.len() {
             let b = bytes[i];
-            let (inside, len, is_apostrophe) = if b.is_ascii() {
-                digits |= b.is_ascii_digit();
-                (b.is_ascii_alphanumeric(), 1, b == b'\'')
-            } else {
-                let c = char_at(i);
-                (
-                    c.is_alphanumeric() || crate::puzzle::text::is_combining_mark(c),
-                    c.len_utf8(),
-                    c == '\u{2019}',
-                )
-            };
-            if inside || (is_apostrophe && !apostrophe) {
-                apostrophe |= is_apostrophe;
-                i += len;
+            if b.is_ascii() {
+                let class = ASCII_CLASS[usize::from(b)];
+                if class != 0 {
+                    seen |= class;
+                } else if b == b'\'' && !apostrophe {
+                    apostrophe = true;
+                    seen |= OTHER;
+                } else {
+                    break;
+                }
+                i += 1;
+                continue;
+            }
+            let c = char_at(i);
+            let quote = c == '\u{2019}' && !apostrophe;
+            if quote || c.is_alphanumeric() || crate::puzzle::text::is_combining_mark(c) {
+                apostrophe |= quote;
+                seen |= OTHER;
+                i += c.len_utf8();
             } else {
                 break;
             }
         }
+        let word = &text[start..i];
+        if seen & DIGIT == 0 {
+            push_word(word, base + start, seen & (UPPER | OTHER) == 0, &mut out);
+            continue;
+        }
         // A letter followed by a digit starts a new token (`F150` and
         // `F-150` are both `f`, `150`); `1st` stays one token.
-        let word = &text[start..i];
         let mut from = 0;
-        if digits {
-            let mut prev: Option<char> = None;
-            for (k, c) in word.char_indices() {
-                if c.is_ascii_digit() && prev.is_some_and(char::is_alphabetic) {
-                    push_word(&word[from..k], base + start + from, &mut out);
-                    from = k;
-                }
-                prev = Some(c);
+        let mut prev: Option<char> = None;
+        for (k, c) in word.char_indices() {
+            if c.is_ascii_digit() && prev.is_some_and(char::is_alphabetic) {
+                let piece = &word[from..k];
+                push_word(piece, base + start + from, is_plain(piece), &mut out);
+                from = k;
             }
+            prev = Some(c);
         }
-        push_word(&word[from..], base + start + from, &mut out);
+        let piece = &word[from..];
+        push_word(piece, base + start + from, is_plain(piece), &mut out);
     }
     out
 }
 
-/// Splits one raw word (letters, digits, at most one apostrophe) into tokens.
-fn push_word<'s>(raw: &'s str, at: usize, out: &mut Vec<Token<'s>>) {
+/// Whether `raw` is already its own lower-case form without an apostrophe:
+/// ASCII lower-case letters and digits only.
+fn is_plain(raw: &str) -> bool {
+    raw.bytes()
+        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+}
+
+/// Splits one raw word (letters, digits, at most one apostrophe) into
+/// tokens; `plain` is [`is_plain`] of `raw`.
+fn push_word<'s>(raw: &'s str, at: usize, plain: bool, out: &mut Vec<Token<'s>>) {
     // The common case: a word without an apostrophe already in lower case
     // borrows the text for both forms.
-    let plain = raw
-        .bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit());
     if plain {
         out.push(Token {
             norm: Word(Cow::Borrowed(raw)),
-            key: Word(key_cow(raw)),
+            key: Word(key(raw)),
             span: at..at + raw.len(),
             possessive: false,
         });
         return;
     }
-    let lower = raw.to_lowercase();
+    let lower = if raw.is_ascii() {
+        raw.to_ascii_lowercase()
+    } else {
+        raw.to_lowercase()
+    };
     let apostrophe = lower.find(['\'', '\u{2019}']);
     let Some(i) = apostrophe else {
         out.push(token(lower, at..at + raw.len(), false));
@@ -192,7 +239,7 @@ fn push_word<'s>(raw: &'s str, at: usize, out: &mut Vec<Token<'s>>) {
 }
 
 fn token(norm: String, span: Range<usize>, possessive: bool) -> Token<'static> {
-    let key = Word(Cow::Owned(key(&norm)));
+    let key = Word(Cow::Owned(key(&norm).into_owned()));
     Token {
         norm: Word(Cow::Owned(norm)),
         key,
@@ -203,16 +250,15 @@ fn token(norm: String, span: Range<usize>, possessive: bool) -> Token<'static> {
 
 /// The canonical singular stem of a lower-case word: `horses` and `horse`
 /// are `hors`, `paints` and `painting` are `paint`, `British` and `brit` are
-/// `brit`.
-pub(crate) fn key(norm: &str) -> String {
-    key_cow(norm).into_owned()
-}
-
-/// [`key`], borrowing `norm` or a fixed word where it can.
-fn key_cow(norm: &str) -> Cow<'_, str> {
-    let word = canonical(norm).unwrap_or(norm);
-    let single = singular_cow(word);
-    if let Some(c) = canonical(&single) {
+/// `brit`. It borrows `norm` or a fixed word where it can.
+pub(crate) fn key(norm: &str) -> Cow<'_, str> {
+    let canon = canonical(norm);
+    let word = canon.unwrap_or(norm);
+    let single = singular(word);
+    // A word the singular leaves as it is was looked up already (canonical
+    // forms are their own canonical forms; a test checks).
+    let unchanged = std::ptr::eq(single.as_ref(), word);
+    if let Some(c) = if unchanged { canon } else { canonical(&single) } {
         return Cow::Borrowed(c);
     }
     match single {
@@ -252,96 +298,152 @@ fn stem(word: &str) -> &str {
 /// Words written more than one way in the published puzzles: demonyms and
 /// their nouns (`British` and `brit`), month names and their abbreviations.
 fn canonical(word: &str) -> Option<&'static str> {
-    // Every word below starts with one of these letters: most words of a
-    // sentence (`the`, `house`, `left`) are turned away by one test.
-    if !starts_with_one_of(word, const { letters(b"abcdefgijmnopsw") }) {
+    static FILTER: Filter = Filter::new(CANONICAL);
+    lookup(CANONICAL, &FILTER, word)
+}
+
+/// [`canonical`]'s words and their canonical forms, sorted by word (a
+/// test checks).
+const CANONICAL: &[(&str, &str)] = &[
+    ("apr", "apr"),
+    ("april", "apr"),
+    ("aug", "aug"),
+    ("august", "aug"),
+    ("brit", "brit"),
+    ("british", "brit"),
+    ("briton", "brit"),
+    ("color", "color"),
+    ("colour", "color"),
+    ("dane", "dane"),
+    ("danish", "dane"),
+    ("dec", "dec"),
+    ("december", "dec"),
+    ("dutch", "dutch"),
+    ("dutchman", "dutch"),
+    ("dutchwoman", "dutch"),
+    ("english", "english"),
+    ("englishman", "english"),
+    ("englishmen", "english"),
+    ("englishwoman", "english"),
+    ("favorite", "favorite"),
+    ("favourite", "favorite"),
+    ("feb", "feb"),
+    ("february", "feb"),
+    ("finn", "finn"),
+    ("finnish", "finn"),
+    ("french", "french"),
+    ("frenchman", "french"),
+    ("frenchwoman", "french"),
+    ("gray", "gray"),
+    ("grey", "gray"),
+    ("irish", "irish"),
+    ("irishman", "irish"),
+    ("irishwoman", "irish"),
+    ("jan", "jan"),
+    ("january", "jan"),
+    ("jul", "jul"),
+    ("july", "jul"),
+    ("jun", "jun"),
+    ("june", "jun"),
+    ("mar", "mar"),
+    ("march", "mar"),
+    ("nov", "nov"),
+    ("november", "nov"),
+    ("oct", "oct"),
+    ("october", "oct"),
+    ("pole", "pole"),
+    ("polish", "pole"),
+    ("scot", "scot"),
+    ("scotsman", "scot"),
+    ("scotswoman", "scot"),
+    ("scottish", "scot"),
+    ("sep", "sep"),
+    ("sept", "sep"),
+    ("september", "sep"),
+    ("spaniard", "spanish"),
+    ("spanish", "spanish"),
+    ("swede", "swede"),
+    ("swedish", "swede"),
+    ("welsh", "welsh"),
+    ("welshman", "welsh"),
+    ("welshwoman", "welsh"),
+];
+
+/// A set of words as 1024 bits, a bit for each word's [`Filter::slot`]: one
+/// load and one bit test turn away nearly every word of a sentence (`the`,
+/// `house`, `left`) before any comparison with a table's words.
+struct Filter([u64; 16]);
+
+impl Filter {
+    /// The filter of a table of (word, form) pairs.
+    const fn new(table: &[(&str, &str)]) -> Filter {
+        let mut filter = Filter([0; 16]);
+        let mut i = 0;
+        while i < table.len() {
+            filter = filter.with(table[i].0);
+            i += 1;
+        }
+        filter
+    }
+
+    /// The filter of a list of words.
+    const fn of(words: &[&str]) -> Filter {
+        let mut filter = Filter([0; 16]);
+        let mut i = 0;
+        while i < words.len() {
+            filter = filter.with(words[i]);
+            i += 1;
+        }
+        filter
+    }
+
+    const fn with(mut self, word: &str) -> Filter {
+        let slot = Filter::slot(word.as_bytes());
+        self.0[slot / 64] |= 1 << (slot % 64);
+        self
+    }
+
+    /// A word's bit: its length and its first, second and last bytes mixed.
+    const fn slot(w: &[u8]) -> usize {
+        let (first, second, last) = match w {
+            [] => (0, 0, 0),
+            [a] => (*a, 0, *a),
+            [a, b, ..] => (*a, *b, w[w.len() - 1]),
+        };
+        let h = (w.len() as u32)
+            .wrapping_mul(0x9E37_79B1)
+            .wrapping_add((first as u32) << 16 | (second as u32) << 8 | last as u32)
+            .wrapping_mul(0x85EB_CA6B);
+        (h >> 22) as usize
+    }
+
+    /// Whether `word` may be in the set.
+    fn admits(&self, word: &str) -> bool {
+        let slot = Filter::slot(word.as_bytes());
+        self.0[slot / 64] >> (slot % 64) & 1 == 1
+    }
+}
+
+/// The form `table` (sorted by word) gives `word`, if any.
+fn lookup(
+    table: &'static [(&'static str, &'static str)],
+    filter: &Filter,
+    word: &str,
+) -> Option<&'static str> {
+    if !filter.admits(word) {
         return None;
     }
-    Some(match word {
-        "british" | "briton" | "brit" => "brit",
-        "english" | "englishman" | "englishmen" | "englishwoman" => "english",
-        "spanish" | "spaniard" => "spanish",
-        "swedish" | "swede" => "swede",
-        "danish" | "dane" => "dane",
-        "french" | "frenchman" | "frenchwoman" => "french",
-        "dutch" | "dutchman" | "dutchwoman" => "dutch",
-        "irish" | "irishman" | "irishwoman" => "irish",
-        "scottish" | "scot" | "scotsman" | "scotswoman" => "scot",
-        "welsh" | "welshman" | "welshwoman" => "welsh",
-        "finnish" | "finn" => "finn",
-        "polish" | "pole" => "pole",
-        "january" | "jan" => "jan",
-        "february" | "feb" => "feb",
-        "march" | "mar" => "mar",
-        "april" | "apr" => "apr",
-        "june" | "jun" => "jun",
-        "july" | "jul" => "jul",
-        "august" | "aug" => "aug",
-        "september" | "sept" | "sep" => "sep",
-        "october" | "oct" => "oct",
-        "november" | "nov" => "nov",
-        "december" | "dec" => "dec",
-        "grey" | "gray" => "gray",
-        "colour" | "color" => "color",
-        "favourite" | "favorite" => "favorite",
-        _ => return None,
-    })
-}
-
-/// The set of ASCII lower-case `letters`, a bit a letter, for
-/// [`starts_with_one_of`].
-const fn letters(letters: &[u8]) -> u32 {
-    let mut mask = 0u32;
-    let mut i = 0;
-    while i < letters.len() {
-        mask |= 1 << (letters[i] - b'a');
-        i += 1;
-    }
-    mask
-}
-
-/// Whether `word` starts with one of the `letters` (made by [`letters`]):
-/// a test of one bit, that turns most words away from a long `match`.
-fn starts_with_one_of(word: &str, letters: u32) -> bool {
-    match word.as_bytes().first() {
-        Some(&b @ b'a'..=b'z') => letters >> (b - b'a') & 1 == 1,
-        _ => false,
-    }
+    let i = table.binary_search_by(|(w, _)| (*w).cmp(word)).ok()?;
+    Some(table[i].1)
 }
 
 /// The singular of a lower-case English noun, by the regular rules and a few
 /// irregular plurals; words that are not plurals come back unchanged (as far
 /// as the rules can tell; both sides of a comparison get the same treatment).
-pub(crate) fn singular(word: &str) -> String {
-    singular_cow(word).into_owned()
-}
-
-/// [`singular`], borrowing `word` or a fixed word where it can.
-fn singular_cow(word: &str) -> Cow<'_, str> {
-    // The irregular plurals below start with these letters.
-    let irregular = if !starts_with_one_of(word, const { letters(b"cfgklmoptwh") }) {
-        None
-    } else {
-        match word {
-            "children" => Some("child"),
-            "people" => Some("person"),
-            "men" => Some("man"),
-            "women" => Some("woman"),
-            "mice" => Some("mouse"),
-            "geese" => Some("goose"),
-            "teeth" => Some("tooth"),
-            "feet" => Some("foot"),
-            "oxen" => Some("ox"),
-            "wives" => Some("wife"),
-            "knives" => Some("knife"),
-            "lives" => Some("life"),
-            "leaves" => Some("leaf"),
-            "wolves" => Some("wolf"),
-            "calves" => Some("calf"),
-            "halves" => Some("half"),
-            _ => None,
-        }
-    };
+/// It borrows `word` or a fixed word where it can.
+pub(crate) fn singular(word: &str) -> Cow<'_, str> {
+    static FILTER: Filter = Filter::new(IRREGULAR);
+    let irregular = lookup(IRREGULAR, &FILTER, word);
     if let Some(s) = irregular {
         return Cow::Borrowed(s);
     }
@@ -370,6 +472,27 @@ fn singular_cow(word: &str) -> Cow<'_, str> {
     Cow::Borrowed(word)
 }
 
+/// The irregular plurals [`singular`] knows and their singulars, sorted
+/// by plural (a test checks).
+const IRREGULAR: &[(&str, &str)] = &[
+    ("calves", "calf"),
+    ("children", "child"),
+    ("feet", "foot"),
+    ("geese", "goose"),
+    ("halves", "half"),
+    ("knives", "knife"),
+    ("leaves", "leaf"),
+    ("lives", "life"),
+    ("men", "man"),
+    ("mice", "mouse"),
+    ("oxen", "ox"),
+    ("people", "person"),
+    ("teeth", "tooth"),
+    ("wives", "wife"),
+    ("wolves", "wolf"),
+    ("women", "woman"),
+];
+
 /// The number a word spells, for counts: `one` to `twenty`, or digits.
 pub(crate) fn cardinal(norm: &str) -> Option<u64> {
     const WORDS: [&str; 21] = [
@@ -396,7 +519,8 @@ pub(crate) fn cardinal(norm: &str) -> Option<u64> {
         "twenty",
     ];
     // The words above start with one of these letters.
-    if !starts_with_one_of(norm, const { letters(b"zotfsen") }) {
+    static FILTER: Filter = Filter::of(&WORDS);
+    if !FILTER.admits(norm) {
         return digits(norm);
     }
     if let Some(n) = WORDS.iter().position(|w| *w == norm) {
@@ -439,8 +563,8 @@ pub(crate) fn ordinal(norm: &str) -> Option<u64> {
         "twentieth",
     ];
     let first = norm.as_bytes().first().copied().unwrap_or(0);
-    // The words above start with one of these letters.
-    if starts_with_one_of(norm, const { letters(b"fstne") }) {
+    static FILTER: Filter = Filter::of(&WORDS);
+    if FILTER.admits(norm) {
         if let Some(n) = WORDS.iter().position(|w| *w == norm) {
             return Some(n as u64 + 1);
         }
@@ -492,6 +616,25 @@ pub(crate) fn cardinal_word(n: u8) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    fn tables_are_sorted_for_binary_search() {
+        for table in [CANONICAL, IRREGULAR] {
+            assert!(table.windows(2).all(|w| w[0].0 < w[1].0));
+            for (w, form) in table {
+                assert_eq!(lookup(table, &Filter::new(table), w), Some(*form));
+            }
+        }
+        for (_, form) in CANONICAL {
+            assert_eq!(
+                canonical(form),
+                Some(*form),
+                "canonical forms are fixed points"
+            );
+        }
+        assert_eq!(canonical("swedish"), Some("swede"));
+        assert_eq!(canonical("house"), None);
+    }
+
     fn norms(text: &str) -> Vec<String> {
         tokens(text, 0)
             .into_iter()
@@ -506,6 +649,16 @@ mod tests {
         assert_eq!(n, ["the", "norwegian", "house", "colonial", "style"]);
         assert!(t[1].possessive);
         assert_eq!(t[1].span, 4..15);
+    }
+
+    #[test]
+    fn capitals_and_curly_apostrophes_outside_ascii() {
+        let t = tokens("Ève’s CAFÉ doesn’t", 0);
+        let n: Vec<&str> = t.iter().map(|t| t.norm.as_str()).collect();
+        assert_eq!(n, ["ève", "café", "does", "not"]);
+        let spans: Vec<Range<usize>> = t.iter().map(|t| t.span.clone()).collect();
+        assert_eq!(spans, [0..8, 9..14, 15..19, 19..24]);
+        assert!(t[0].possessive && !t[1].possessive);
     }
 
     #[test]
