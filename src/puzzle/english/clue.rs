@@ -199,10 +199,8 @@ impl<'g> Vocabulary<'g> {
         for (g, group) in groups.iter().enumerate() {
             let mut keys: Vec<WordId> = Vec::new();
             let mut prefix = Vec::new();
-            let add = |lexicon: &Lexicon, t: &Token, keys: &mut Vec<WordId>| {
-                let norm = lexicon.text(t.word);
-                let stop = is_description_stop_word(norm)
-                    || is_description_stop_word(&words::singular(norm));
+            let add = |lexicon: &mut Lexicon, t: &Token, keys: &mut Vec<WordId>| {
+                let stop = lexicon.is_stop_word(t.word, is_description_stop_word);
                 if !stop && !keys.contains(&t.key) {
                     keys.push(t.key);
                 }
@@ -211,13 +209,13 @@ impl<'g> Vocabulary<'g> {
                 lexicon.tokens(&w, 0, &mut tokens);
                 for t in &tokens {
                     prefix.push(t.key);
-                    add(&lexicon, t, &mut keys);
+                    add(&mut lexicon, t, &mut keys);
                 }
             }
             let description = descriptions.get(g).copied().unwrap_or("");
             lexicon.tokens(description, 0, &mut tokens);
             for t in &tokens {
-                add(&lexicon, t, &mut keys);
+                add(&mut lexicon, t, &mut keys);
             }
             // Generators that list both the animals people keep and their
             // pets, with the same values, tell them apart by phrasing alone:

@@ -23,10 +23,9 @@
 //! (benches/english.rs, `read+check`).
 
 use std::borrow::Cow;
-use std::hash::BuildHasher;
 use std::ops::Range;
 
-use hashbrown::{DefaultHashBuilder, HashTable};
+use hashbrown::HashTable;
 
 /// A string's id in a [`Lexicon`]: the index of its entry. Two ids of one
 /// lexicon are equal exactly when their strings are.
@@ -164,10 +163,15 @@ impl Kw {
 struct Entry {
     /// The string's bytes in [`Lexicon::text`].
     text: Range<u32>,
+    /// [`hash`] of the string, kept for the table's growth.
+    hash: u64,
     /// The id of the string's [`key`]; [`NO_KEY`] for a string interned
     /// only as a key, whose own key is never asked for.
     key: WordId,
     kw: Kw,
+    /// Whether the word says nothing of a group in a description
+    /// ([`Lexicon::is_stop_word`]), once asked.
+    stop: Option<bool>,
     /// [`cardinal`], [`ordinal`] and [`digits`] of the string.
     cardinal: Option<u64>,
     ordinal: Option<u64>,
@@ -184,11 +188,10 @@ const NO_KEY: WordId = WordId::MAX;
 /// Invariant: every string is interned once, so ids compare as strings do;
 /// the strings are at most the text's words and their keys, so the
 /// lexicon's size is bounded by the text's.
-#[derive(Debug, Default)]
+#[derive(Debug)]
 pub(crate) struct Lexicon {
-    /// Ids, found by the hash of their string.
+    /// Ids, found by the [`hash`] of their string.
     table: HashTable<WordId>,
-    hasher: DefaultHashBuilder,
     entries: Vec<Entry>,
     /// Every string, one after the other.
     text: String,
@@ -199,7 +202,27 @@ pub(crate) struct Lexicon {
 impl Lexicon {
     /// An empty lexicon.
     pub(crate) fn new() -> Lexicon {
-        Lexicon::default()
+        // Room for the distinct words of a typical puzzle (a 6x6 one has
+        // about 200 strings), so that the table rarely grows.
+        Lexicon {
+            table: HashTable::with_capacity(256),
+            entries: Vec::with_capacity(256),
+            text: String::with_capacity(2048),
+            lower: String::new(),
+        }
+    }
+
+    /// Whether `id` is a word that says nothing of which group a
+    /// description describes (`each`, `person`, `has`), in itself or in
+    /// its [`singular`]; worked out once per string.
+    pub(crate) fn is_stop_word(&mut self, id: WordId, is_stop: impl Fn(&str) -> bool) -> bool {
+        if let Some(stop) = self.entries[id as usize].stop {
+            return stop;
+        }
+        let norm = self.text(id);
+        let stop = is_stop(norm) || is_stop(&singular(norm));
+        self.entries[id as usize].stop = Some(stop);
+        stop
     }
 
     /// The string of `id`.
@@ -225,17 +248,19 @@ impl Lexicon {
 
     /// The id of `s`, if it was interned.
     pub(crate) fn find(&self, s: &str) -> Option<WordId> {
-        let hash = self.hasher.hash_one(s);
-        self.table.find(hash, |&id| self.text(id) == s).copied()
+        let hash = hash(s.as_bytes());
+        self.table
+            .find(hash, |&id| same(self.text(id).as_bytes(), s.as_bytes()))
+            .copied()
     }
 
     /// The id of `s`, interned if new (as a key: its own key is not made).
     pub(crate) fn intern(&mut self, s: &str) -> WordId {
-        let hash = self.hasher.hash_one(s);
-        let (entries, text) = (&self.entries, &self.text);
+        let hash = hash(s.as_bytes());
+        let (entries, text) = (&self.entries, self.text.as_bytes());
         let found = self.table.find(hash, |&id| {
             let r = &entries[id as usize].text;
-            &text[r.start as usize..r.end as usize] == s
+            same(&text[r.start as usize..r.end as usize], s.as_bytes())
         });
         if let Some(&id) = found {
             return id;
@@ -245,17 +270,17 @@ impl Lexicon {
         self.text.push_str(s);
         self.entries.push(Entry {
             text: start..self.text.len() as u32,
+            hash,
             key: NO_KEY,
             kw: Kw::of(s),
+            stop: None,
             cardinal: cardinal(s),
             ordinal: ordinal(s),
             digits: digits(s),
         });
-        let (entries, text, hasher) = (&self.entries, &self.text, &self.hasher);
-        self.table.insert_unique(hash, id, |&id| {
-            let r = &entries[id as usize].text;
-            hasher.hash_one(&text[r.start as usize..r.end as usize])
-        });
+        let entries = &self.entries;
+        self.table
+            .insert_unique(hash, id, |&id| entries[id as usize].hash);
         id
     }
 
@@ -338,20 +363,20 @@ impl Lexicon {
             for (k, c) in word.char_indices() {
                 if c.is_ascii_digit() && prev.is_some_and(char::is_alphabetic) {
                     let piece = &word[from..k];
-                    self.push_word(piece, base + start + from, piece.is_ascii(), out);
+                    self.push_word(piece, base + start + from, is_plain(piece), out);
                     from = k;
                 }
                 prev = Some(c);
             }
             let piece = &word[from..];
-            self.push_word(piece, base + start + from, piece.is_ascii(), out);
+            self.push_word(piece, base + start + from, is_plain(piece), out);
         }
     }
 
     /// Splits one raw word (letters, digits, at most one apostrophe) into
-    /// tokens; `ascii` says that it holds ASCII letters and digits only.
-    fn push_word(&mut self, raw: &str, at: usize, ascii: bool, out: &mut Vec<Token>) {
-        if ascii && !raw.contains('\'') {
+    /// tokens; `plain` is [`is_plain`] of `raw`.
+    fn push_word(&mut self, raw: &str, at: usize, plain: bool, out: &mut Vec<Token>) {
+        if plain {
             // The common case: lower-cased in a reused buffer (a word
             // already in lower case is interned as it stands).
             let (word, key, kw) = if raw.bytes().any(|b| b.is_ascii_uppercase()) {
@@ -425,6 +450,59 @@ impl Lexicon {
             possessive,
         });
     }
+}
+
+/// The hash of a string for [`Lexicon`]'s table: its bytes eight at a time
+/// through a multiply-xor (the FxHash step), the high half folded into the
+/// low one at the end because the table takes its bucket from the low bits
+/// and its tag from the high ones. Words are short and the table private,
+/// so a hash that resists chosen collisions buys nothing here; the text's
+/// size bounds the table.
+fn hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let mut h = (bytes.len() as u64).wrapping_mul(K);
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        let mut word = [0u8; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    h ^ (h >> 32)
+}
+
+/// Whether two strings are equal, compared in place eight bytes at a time
+/// (words are short: a call to the C library's `memcmp` costs more than
+/// the comparison).
+fn same(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut x = a.chunks(8);
+    let mut y = b.chunks(8);
+    loop {
+        match (x.next(), y.next()) {
+            (Some(p), Some(q)) => {
+                let (mut u, mut v) = ([0u8; 8], [0u8; 8]);
+                u[..p.len()].copy_from_slice(p);
+                v[..q.len()].copy_from_slice(q);
+                if u != v {
+                    return false;
+                }
+            }
+            _ => return true,
+        }
+    }
+}
+
+/// Whether `raw` holds ASCII letters and digits only (no apostrophe).
+fn is_plain(raw: &str) -> bool {
+    raw.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
 /// What an ASCII byte is to the tokenizer: [`LOWER`] (a lower-case letter
