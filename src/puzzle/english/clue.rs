@@ -61,20 +61,31 @@ pub(crate) struct Vocabulary<'g> {
 }
 
 /// The values' words in a trie: node 0 is the root, `edges` maps (node,
-/// key id) to the child, `values[node]` lists the values whose words end
-/// there (several: a name in two groups). One map for all edges rather than
-/// one a node: building the vocabulary is part of reading every puzzle.
+/// key id) to the child, and the values whose words end at a node (several:
+/// a name in two groups) are `values[offsets[node]..offsets[node + 1]]`, in
+/// the order they were inserted. One map for all edges and one list for all
+/// values rather than one a node: building the vocabulary is part of
+/// reading every puzzle.
 #[derive(Debug)]
 struct Trie {
     edges: HashMap<(u32, WordId), u32>,
-    values: Vec<Vec<ValueRef>>,
+    /// The number of nodes, the root included.
+    nodes: u32,
+    /// While building: (node, value) in insertion order; after
+    /// [`Trie::finish`], sorted by node.
+    ends: Vec<(u32, ValueRef)>,
+    offsets: Vec<u32>,
+    values: Vec<ValueRef>,
 }
 
 impl Trie {
-    fn new() -> Trie {
+    fn with_capacity(words: usize) -> Trie {
         Trie {
-            edges: HashMap::new(),
-            values: vec![Vec::new()],
+            edges: HashMap::with_capacity(words),
+            nodes: 1,
+            ends: Vec::with_capacity(words),
+            offsets: Vec::new(),
+            values: Vec::new(),
         }
     }
 
@@ -89,17 +100,42 @@ impl Trie {
             node = match self.child(node, k) {
                 Some(child) => child,
                 None => {
-                    let child = self.values.len() as u32;
-                    self.values.push(Vec::new());
+                    let child = self.nodes;
+                    self.nodes += 1;
                     self.edges.insert((node, k), child);
                     child
                 }
             };
         }
-        let here = &mut self.values[node as usize];
-        if !here.contains(&value) {
-            here.push(value);
+        self.ends.push((node, value));
+    }
+
+    /// Lays the values out by node, each node's values once, in the order
+    /// first inserted.
+    fn finish(&mut self) {
+        // A stable sort keeps each node's values in insertion order.
+        self.ends.sort_by_key(|&(node, _)| node);
+        self.offsets = Vec::with_capacity(self.nodes as usize + 1);
+        self.values = Vec::with_capacity(self.ends.len());
+        let mut e = 0;
+        for node in 0..self.nodes {
+            self.offsets.push(self.values.len() as u32);
+            let first = self.values.len();
+            while e < self.ends.len() && self.ends[e].0 == node {
+                let v = self.ends[e].1;
+                if !self.values[first..].contains(&v) {
+                    self.values.push(v);
+                }
+                e += 1;
+            }
         }
+        self.offsets.push(self.values.len() as u32);
+    }
+
+    /// The values whose words end at `node`.
+    fn values_at(&self, node: u32) -> &[ValueRef] {
+        let n = node as usize;
+        &self.values[self.offsets[n] as usize..self.offsets[n + 1] as usize]
     }
 }
 
@@ -253,7 +289,8 @@ impl<'g> Vocabulary<'g> {
             matches!(cues[g][..], [k] if lexicon.text(k) == "name")
                 || matches!(name.as_str(), "name" | "names" | "first name")
         });
-        let mut trie = Trie::new();
+        let words: usize = groups.iter().map(|g| 2 * g.values.len()).sum();
+        let mut trie = Trie::with_capacity(words);
         let mut keys: Vec<WordId> = Vec::new();
         for (g, group) in groups.iter().enumerate() {
             let prefix = &name_keys[g];
@@ -273,6 +310,7 @@ impl<'g> Vocabulary<'g> {
                 trie.insert(&keys, value_ref);
             }
         }
+        trie.finish();
         Vocabulary {
             houses,
             lexicon,
@@ -333,8 +371,9 @@ impl<'g> Vocabulary<'g> {
                     Some(child) => node = child,
                     None => break,
                 }
-                if !self.trie.values[node as usize].is_empty() {
-                    best = Some((len + 1, &self.trie.values[node as usize]));
+                let values = self.trie.values_at(node);
+                if !values.is_empty() {
+                    best = Some((len + 1, values));
                 }
             }
             match best {

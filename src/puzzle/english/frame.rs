@@ -113,9 +113,9 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     // The words of the whole text, read into one lexicon; `tokens` is the
     // buffer each line or sentence is cut into.
     let mut lexicon = Lexicon::new();
-    let mut tokens = Vec::new();
-    let mut lists: Vec<ListSyn<'_>> = Vec::new();
-    let mut clues: Vec<SentenceSyn<'_>> = Vec::new();
+    let mut tokens = Vec::with_capacity(64);
+    let mut lists: Vec<ListSyn<'_>> = Vec::with_capacity(8);
+    let mut clues: Vec<SentenceSyn<'_>> = Vec::with_capacity(lines.len());
     let mut questions: Vec<SentenceSyn<'_>> = Vec::new();
     let mut prose_count: Option<(u64, Range<usize>)> = None;
     let mut clue_header = false;
@@ -289,8 +289,8 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
         .into_iter()
         .filter(|q| clean(q, &mut errors))
         .collect();
-    let mut puzzle_clues = Vec::new();
-    let mut clue_spots = Vec::new();
+    let mut puzzle_clues = Vec::with_capacity(clues.len());
+    let mut clue_spots = Vec::with_capacity(clues.len());
     for (i, c) in clues.iter().enumerate() {
         let span = c.start..c.start + c.text.len();
         if i == MAX_CLUES {
@@ -351,7 +351,8 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
 fn split_lines<'s>(source: &'s str, errors: &mut Errors<'_>) -> Vec<Line<'s>> {
     let body = source.strip_prefix('\u{feff}').unwrap_or(source);
     let mut offset = source.len() - body.len();
-    let mut out = Vec::new();
+    // Room for lines of 64 bytes on average, so that the list rarely grows.
+    let mut out = Vec::with_capacity(body.len() / 64 + 8);
     for raw in body.split('\n') {
         let start = offset;
         offset += raw.len() + 1;
@@ -400,7 +401,7 @@ fn attribute_list(body: &str, at: usize) -> Option<ListSyn<'_>> {
         return None;
     }
     let after_at = at + colon + 1;
-    let mut values = Vec::new();
+    let mut values = Vec::with_capacity(8);
     if after.contains('`') {
         // Backticked values: the text between each pair of backticks.
         let mut rest = after;

@@ -163,6 +163,8 @@ impl Kw {
 struct Entry {
     /// The string's bytes in [`Lexicon::text`].
     text: Range<u32>,
+    // The fields below `key` hold for a string seen as a word (`key` is
+    // not `NO_KEY`); a key alone has the defaults.
     /// [`hash`] of the string, kept for the table's growth.
     hash: u64,
     /// The id of the string's [`key`]; [`NO_KEY`] for a string interned
@@ -254,7 +256,9 @@ impl Lexicon {
             .copied()
     }
 
-    /// The id of `s`, interned if new (as a key: its own key is not made).
+    /// The id of `s`, interned if new. A string interned this way (a key)
+    /// is not yet a word: its key, phrasing word and numbers are worked out
+    /// when [`Lexicon::tokens`] first meets it as a word.
     pub(crate) fn intern(&mut self, s: &str) -> WordId {
         let hash = hash(s.as_bytes());
         let (entries, text) = (&self.entries, self.text.as_bytes());
@@ -272,11 +276,11 @@ impl Lexicon {
             text: start..self.text.len() as u32,
             hash,
             key: NO_KEY,
-            kw: Kw::of(s),
+            kw: Kw::Other,
             stop: None,
-            cardinal: cardinal(s),
-            ordinal: ordinal(s),
-            digits: digits(s),
+            cardinal: None,
+            ordinal: None,
+            digits: None,
         });
         let entries = &self.entries;
         self.table
@@ -291,12 +295,18 @@ impl Lexicon {
         if entry.key != NO_KEY {
             return (id, entry.key, entry.kw);
         }
-        let kw = entry.kw;
+        // First seen as a word: what the readers ask of a word, worked out.
+        let kw = Kw::of(norm);
         let key = match key(norm) {
             k if k == norm => id,
             k => self.intern(&k),
         };
-        self.entries[id as usize].key = key;
+        let entry = &mut self.entries[id as usize];
+        entry.key = key;
+        entry.kw = kw;
+        entry.cardinal = cardinal(norm);
+        entry.ordinal = ordinal(norm);
+        entry.digits = digits(norm);
         (id, key, kw)
     }
 
