@@ -241,8 +241,9 @@ impl<'g> Vocabulary<'g> {
                     keys.push(t.key);
                 }
             };
-            for w in split_name(&group.name) {
-                lexicon.tokens(&w, 0, &mut tokens);
+            let name = split_name(&group.name);
+            for w in &name {
+                lexicon.tokens(w, 0, &mut tokens);
                 for t in &tokens {
                     prefix.push(t.key);
                     add(&mut lexicon, t, &mut keys);
@@ -278,8 +279,7 @@ impl<'g> Vocabulary<'g> {
             cues.push(keys);
             name_keys.push(prefix);
             name_words.push(
-                split_name(&group.name)
-                    .iter()
+                name.iter()
                     .map(|w| lexicon.intern(&words::key(w)))
                     .collect(),
             );

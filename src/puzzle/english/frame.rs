@@ -243,10 +243,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     // on screen): refuse them here too.
     let clean = |c: &SentenceSyn<'_>, errors: &mut Errors<'_>| {
         // Most sentences are printable ASCII: one pass over the bytes.
-        if c.text
-            .bytes()
-            .all(|b| (b' '..0x7f).contains(&b) || b == b'\t')
-        {
+        if is_printable_ascii(c.text) {
             return true;
         }
         let bad = c.text.char_indices().find(|&(_, ch)| {
@@ -344,6 +341,30 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
         asks,
         clue_spots,
     })
+}
+
+/// Whether `text` holds printable ASCII and tabs only. Eight bytes at a
+/// time: a word with no byte below 0x20, none at 0x7f and none from 0x80 up
+/// is printable; a word that fails is looked at byte by byte (a tab is
+/// below 0x20 and allowed).
+fn is_printable_ascii(text: &str) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let printable = |b: u8| (b' '..0x7f).contains(&b) || b == b'\t';
+    let mut chunks = text.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // A byte below 0x20 turns its high bit on in `w - 0x20` (borrows
+        // only come from such bytes); a 0x7f byte is a zero of `w ^ 0x7f`.
+        let low = w.wrapping_sub(0x20 * ONES) & !w;
+        let del = (w ^ (0x7f * ONES)).wrapping_sub(ONES) & !(w ^ (0x7f * ONES));
+        if (w | low | del) & HIGH != 0 && !chunk.iter().all(|&b| printable(b)) {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|&b| printable(b))
 }
 
 /// The source's lines, without a byte-order mark or `\r`; a line longer
@@ -860,4 +881,28 @@ fn group_in(
             _ => None,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printable_ascii_is_told_apart_at_every_position() {
+        // Each odd byte at each place of a 19-byte sentence (two whole
+        // 8-byte words and a remainder), against the byte-by-byte rule.
+        for bad in ['\u{0}', '\u{1f}', '\u{7f}', 'é', '\u{200b}', '\t', ' ', '~'] {
+            for at in 0..19 {
+                let mut text: Vec<char> = "The Brit is next to".chars().collect();
+                text[at] = bad;
+                let text: String = text.into_iter().collect();
+                let expected = text
+                    .bytes()
+                    .all(|b| (b' '..0x7f).contains(&b) || b == b'\t');
+                assert_eq!(is_printable_ascii(&text), expected, "{text:?}");
+            }
+        }
+        assert!(is_printable_ascii(""));
+        assert!(!is_printable_ascii("\r"));
+    }
 }

@@ -462,52 +462,25 @@ impl Lexicon {
     }
 }
 
-/// The hash of a string for [`Lexicon`]'s table: its bytes eight at a time
-/// through a multiply-xor (the FxHash step), the high half folded into the
+/// The hash of a string for [`Lexicon`]'s table: a byte at a time through
+/// a rotate-xor-multiply (the FxHash step), the high half folded into the
 /// low one at the end because the table takes its bucket from the low bits
 /// and its tag from the high ones. Words are short and the table private,
 /// so a hash that resists chosen collisions buys nothing here; the text's
 /// size bounds the table.
 fn hash(bytes: &[u8]) -> u64 {
     const K: u64 = 0xf135_7aea_2e62_a9c5;
-    let mut h = (bytes.len() as u64).wrapping_mul(K);
-    let mut chunks = bytes.chunks_exact(8);
-    for chunk in &mut chunks {
-        let mut word = [0u8; 8];
-        word.copy_from_slice(chunk);
-        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(K);
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        let mut word = [0u8; 8];
-        word[..rest.len()].copy_from_slice(rest);
-        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(K);
-    }
+    let h = bytes.iter().fold(bytes.len() as u64, |h, &b| {
+        (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K)
+    });
     h ^ (h >> 32)
 }
 
-/// Whether two strings are equal, compared in place eight bytes at a time
+/// Whether two strings are equal, compared a byte at a time in place
 /// (words are short: a call to the C library's `memcmp` costs more than
 /// the comparison).
 fn same(a: &[u8], b: &[u8]) -> bool {
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut x = a.chunks(8);
-    let mut y = b.chunks(8);
-    loop {
-        match (x.next(), y.next()) {
-            (Some(p), Some(q)) => {
-                let (mut u, mut v) = ([0u8; 8], [0u8; 8]);
-                u[..p.len()].copy_from_slice(p);
-                v[..q.len()].copy_from_slice(q);
-                if u != v {
-                    return false;
-                }
-            }
-            _ => return true,
-        }
-    }
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// Whether `raw` holds ASCII letters and digits only (no apostrophe).
@@ -982,6 +955,11 @@ mod tests {
         assert_eq!(lex.text(t[0].key), "hors");
         assert_eq!(lex.find("horses"), Some(t[0].word));
         assert_eq!(lex.find("zebra"), None);
+        // Long words that differ only in their last byte are two strings.
+        let (lex, t) = cut("neighbourhood neighbourhoods neighbourhoot");
+        assert_ne!(t[0].word, t[2].word);
+        assert_eq!(lex.text(t[2].word), "neighbourhoot");
+        assert_eq!(t[0].key, t[1].key);
         let (lex, t) = cut("the third house, house 12");
         assert_eq!(lex.ordinal(t[1].word), Some(3));
         assert_eq!(lex.digits(t[4].word), Some(12));
