@@ -990,8 +990,8 @@ impl<'x, 's> Resolver<'x, 's> {
         let Some(houses) = self.houses else {
             return Vec::new();
         };
-        let vocab = super::english::Vocabulary::new(houses, &self.groups, &[]);
-        match super::english::read_clue(&vocab, text) {
+        let mut vocab = super::english::Vocabulary::new(houses, &self.groups);
+        match super::english::read_clue(&mut vocab, text) {
             Ok(relations) => relations,
             Err(mut d) => {
                 d.spot = self.errors.spot(span);

@@ -31,7 +31,7 @@ use std::ops::Range;
 
 use hashbrown::HashMap;
 
-use super::words::{self, Token, Word};
+use super::words::{self, Kw, Lexicon, Token, WordId};
 use crate::puzzle::ast::{Cmp, Group, Operand, Relation, ValueRef};
 use crate::puzzle::diagnostic::ErrorKind;
 
@@ -40,70 +40,102 @@ use crate::puzzle::diagnostic::ErrorKind;
 #[derive(Debug)]
 pub(crate) struct Vocabulary<'g> {
     houses: u8,
+    /// The strings of the puzzle's values, groups and sentences read so far.
+    lexicon: Lexicon,
     /// The values' words (as keys) in a trie: a walk along a sentence's
     /// keys finds the longest value from any word in time proportional to
     /// the value's length.
     trie: Trie,
     /// Per group: the keys of the words that describe it (its name and its
     /// description line), without the words every description uses.
-    cues: Vec<Vec<String>>,
+    cues: Vec<Vec<WordId>>,
+    /// Per group: the keys of its name's words as [`split_name`] cuts them
+    /// (`PhoneModel` is `phone`, `model`), for questions that name a group.
+    name_words: Vec<Vec<WordId>>,
     /// The group of people's names, which takes a bare name no cue claims.
     person_names: Option<usize>,
     /// Per group: its name and values as written, for messages.
     names: &'g [Group],
+    /// The tokens of the sentence being read: one buffer for all sentences.
+    tokens: Vec<Token>,
 }
 
 /// The values' words in a trie: node 0 is the root, `edges` maps (node,
-/// key) to the child, `values[node]` lists the values whose words end
-/// there (several: a name in two groups). One map for all edges rather than
-/// one a node: building the vocabulary is part of reading every puzzle.
+/// key id) to the child, and the values whose words end at a node (several:
+/// a name in two groups) are `values[offsets[node]..offsets[node + 1]]`, in
+/// the order they were inserted. One map for all edges and one list for all
+/// values rather than one a node: building the vocabulary is part of
+/// reading every puzzle.
 #[derive(Debug)]
 struct Trie {
-    edges: HashMap<(u32, String), u32>,
-    values: Vec<Vec<ValueRef>>,
-}
-
-/// A lookup key of [`Trie::edges`] that borrows the word; it hashes as
-/// `(u32, String)` does (a tuple hashes its fields in order).
-#[derive(Hash)]
-struct Edge<'a>(u32, &'a str);
-
-impl hashbrown::Equivalent<(u32, String)> for Edge<'_> {
-    fn equivalent(&self, key: &(u32, String)) -> bool {
-        self.0 == key.0 && self.1 == key.1
-    }
+    edges: HashMap<(u32, WordId), u32>,
+    /// The number of nodes, the root included.
+    nodes: u32,
+    /// While building: (node, value) in insertion order; after
+    /// [`Trie::finish`], sorted by node.
+    ends: Vec<(u32, ValueRef)>,
+    offsets: Vec<u32>,
+    values: Vec<ValueRef>,
 }
 
 impl Trie {
-    fn new() -> Trie {
+    fn with_capacity(words: usize) -> Trie {
         Trie {
-            edges: HashMap::new(),
-            values: vec![Vec::new()],
+            edges: HashMap::with_capacity(words),
+            nodes: 1,
+            ends: Vec::with_capacity(words),
+            offsets: Vec::new(),
+            values: Vec::new(),
         }
     }
 
     /// The child of `node` along `key`.
-    fn child(&self, node: u32, key: &str) -> Option<u32> {
-        self.edges.get(&Edge(node, key)).copied()
+    fn child(&self, node: u32, key: WordId) -> Option<u32> {
+        self.edges.get(&(node, key)).copied()
     }
 
-    fn insert(&mut self, keys: &[Word<'_>], value: ValueRef) {
+    fn insert(&mut self, keys: &[WordId], value: ValueRef) {
         let mut node = 0;
-        for k in keys {
+        for &k in keys {
             node = match self.child(node, k) {
                 Some(child) => child,
                 None => {
-                    let child = self.values.len() as u32;
-                    self.values.push(Vec::new());
-                    self.edges.insert((node, k.as_str().to_owned()), child);
+                    let child = self.nodes;
+                    self.nodes += 1;
+                    self.edges.insert((node, k), child);
                     child
                 }
             };
         }
-        let here = &mut self.values[node as usize];
-        if !here.contains(&value) {
-            here.push(value);
+        self.ends.push((node, value));
+    }
+
+    /// Lays the values out by node, each node's values once, in the order
+    /// first inserted.
+    fn finish(&mut self) {
+        // A stable sort keeps each node's values in insertion order.
+        self.ends.sort_by_key(|&(node, _)| node);
+        self.offsets = Vec::with_capacity(self.nodes as usize + 1);
+        self.values = Vec::with_capacity(self.ends.len());
+        let mut e = 0;
+        for node in 0..self.nodes {
+            self.offsets.push(self.values.len() as u32);
+            let first = self.values.len();
+            while e < self.ends.len() && self.ends[e].0 == node {
+                let v = self.ends[e].1;
+                if !self.values[first..].contains(&v) {
+                    self.values.push(v);
+                }
+                e += 1;
+            }
         }
+        self.offsets.push(self.values.len() as u32);
+    }
+
+    /// The values whose words end at `node`.
+    fn values_at(&self, node: u32) -> &[ValueRef] {
+        let n = node as usize;
+        &self.values[self.offsets[n] as usize..self.offsets[n + 1] as usize]
     }
 }
 
@@ -178,79 +210,137 @@ const DESCRIPTION_STOP_WORDS: &[&str] = &[
 ];
 
 impl<'g> Vocabulary<'g> {
+    /// The vocabulary of a puzzle's houses and groups, for reading
+    /// sentences alone.
+    pub(crate) fn new(houses: u8, groups: &'g [Group]) -> Vocabulary<'g> {
+        Vocabulary::with_lexicon(houses, groups, &[], Lexicon::new())
+    }
+
     /// The vocabulary of a puzzle's groups; `descriptions[g]`, if given, is
     /// the text that introduced group `g` (`People have unique hair colors`).
-    pub(crate) fn new(houses: u8, groups: &'g [Group], descriptions: &[String]) -> Vocabulary<'g> {
+    /// `lexicon` may hold strings already (the frame's words): it goes on
+    /// to hold the sentences' words.
+    pub(crate) fn with_lexicon(
+        houses: u8,
+        groups: &'g [Group],
+        descriptions: &[&str],
+        mut lexicon: Lexicon,
+    ) -> Vocabulary<'g> {
+        let mut tokens = Vec::new();
+        // Per group: the keys of its name's words (`PhoneModel` is `phone`,
+        // `model`).
+        let mut name_keys: Vec<Vec<WordId>> = Vec::with_capacity(groups.len());
         let mut cues = Vec::with_capacity(groups.len());
+        let mut name_words = Vec::with_capacity(groups.len());
         for (g, group) in groups.iter().enumerate() {
-            let mut keys = Vec::new();
-            let name_words = split_name(&group.name);
-            let description = descriptions.get(g).map_or("", String::as_str);
-            for t in name_words
-                .iter()
-                .flat_map(|w| words::tokens(w, 0))
-                .chain(words::tokens(description, 0))
-            {
-                let stop = is_description_stop_word(&t.norm)
-                    || is_description_stop_word(&words::singular(&t.norm));
-                if !stop && !keys.iter().any(|k| t.key == *k) {
-                    keys.push(t.key.into_owned());
+            let mut keys: Vec<WordId> = Vec::new();
+            let mut prefix = Vec::new();
+            let add = |lexicon: &mut Lexicon, t: &Token, keys: &mut Vec<WordId>| {
+                let stop = lexicon.is_stop_word(t.word, is_description_stop_word);
+                if !stop && !keys.contains(&t.key) {
+                    keys.push(t.key);
                 }
+            };
+            let name = split_name(&group.name);
+            for w in &name {
+                lexicon.tokens(w, 0, &mut tokens);
+                for t in &tokens {
+                    prefix.push(t.key);
+                    add(&mut lexicon, t, &mut keys);
+                }
+            }
+            let description = descriptions.get(g).copied().unwrap_or("");
+            lexicon.tokens(description, 0, &mut tokens);
+            for t in &tokens {
+                add(&mut lexicon, t, &mut keys);
             }
             // Generators that list both the animals people keep and their
             // pets, with the same values, tell them apart by phrasing alone:
             // ZebraLogic writes `the cat lover`, `the bird keeper`, `the fish
             // enthusiast` for the animals and `has a cat`, `owns a dog`, `a
             // pet bird` for the pets.
-            let extra: &[&str] = if keys.iter().any(|k| *k == words::key("animal")) {
+            let has = |lexicon: &Lexicon, keys: &[WordId], w: &str| {
+                let k = words::key(w);
+                keys.iter().any(|&x| lexicon.text(x) == k)
+            };
+            let extra: &[&str] = if has(&lexicon, &keys, "animal") {
                 &["lover", "keeper", "enthusiast", "owner"]
-            } else if keys.iter().any(|k| *k == words::key("pet")) {
+            } else if has(&lexicon, &keys, "pet") {
                 &["has", "owns", "own"]
             } else {
                 &[]
             };
             for w in extra {
-                let k = words::key(w);
-                if !keys.iter().any(|x| *x == k) {
-                    keys.push(k.into_owned());
+                let k = lexicon.intern(&words::key(w));
+                if !keys.contains(&k) {
+                    keys.push(k);
                 }
             }
             cues.push(keys);
+            name_keys.push(prefix);
+            name_words.push(
+                name.iter()
+                    .map(|w| lexicon.intern(&words::key(w)))
+                    .collect(),
+            );
         }
         let person_names = (0..groups.len()).find(|&g| {
             let name = groups[g].name.to_lowercase();
-            cues[g] == ["name"] || matches!(name.as_str(), "name" | "names" | "first name")
+            matches!(cues[g][..], [k] if lexicon.text(k) == "name")
+                || matches!(name.as_str(), "name" | "names" | "first name")
         });
-        let mut trie = Trie::new();
+        let words: usize = groups.iter().map(|g| 2 * g.values.len()).sum();
+        let mut trie = Trie::with_capacity(words);
+        let mut keys: Vec<WordId> = Vec::new();
         for (g, group) in groups.iter().enumerate() {
-            let name_words = split_name(&group.name);
-            let prefix: Vec<Word<'_>> = name_words
-                .iter()
-                .flat_map(|w| words::tokens(w, 0))
-                .map(|t| t.key)
-                .collect();
+            let prefix = &name_keys[g];
             for (v, value) in group.values.iter().enumerate() {
                 let value_ref = ValueRef { group: g, value: v };
-                let keys: Vec<Word<'_>> =
-                    words::tokens(value, 0).into_iter().map(|t| t.key).collect();
+                lexicon.tokens(value, 0, &mut tokens);
+                keys.clear();
+                keys.extend(tokens.iter().map(|t| t.key));
                 if keys.is_empty() {
                     continue;
                 }
                 // A value renamed for uniqueness (`child alice`, `child/alice`
                 // in group `child`) is also mentioned without the group's words.
-                if !prefix.is_empty() && keys.len() > prefix.len() && keys.starts_with(&prefix) {
+                if !prefix.is_empty() && keys.len() > prefix.len() && keys.starts_with(prefix) {
                     trie.insert(&keys[prefix.len()..], value_ref);
                 }
                 trie.insert(&keys, value_ref);
             }
         }
+        trie.finish();
         Vocabulary {
             houses,
+            lexicon,
             trie,
             cues,
+            name_words,
             person_names,
             names: groups,
+            tokens,
         }
+    }
+
+    /// The strings of the puzzle's words.
+    pub(crate) fn lexicon(&self) -> &Lexicon {
+        &self.lexicon
+    }
+
+    /// Cuts `text` into the vocabulary's token buffer and runs `read` on
+    /// the tokens; spans are offset by `base`.
+    pub(crate) fn with_tokens<R>(
+        &mut self,
+        text: &str,
+        base: usize,
+        read: impl FnOnce(&Vocabulary<'g>, &[Token]) -> R,
+    ) -> R {
+        let mut tokens = std::mem::take(&mut self.tokens);
+        self.lexicon.tokens(text, base, &mut tokens);
+        let r = read(self, &tokens);
+        self.tokens = tokens;
+        r
     }
 
     /// The number of houses.
@@ -258,8 +348,13 @@ impl<'g> Vocabulary<'g> {
         self.houses
     }
 
+    /// The keys of group `g`'s name's words.
+    pub(crate) fn name_words(&self, g: usize) -> &[WordId] {
+        &self.name_words[g]
+    }
+
     /// The cue words of group `g`.
-    pub(crate) fn cues(&self, g: usize) -> &[String] {
+    pub(crate) fn cues(&self, g: usize) -> &[WordId] {
         &self.cues[g]
     }
 
@@ -272,12 +367,13 @@ impl<'g> Vocabulary<'g> {
             let mut best: Option<(usize, &[ValueRef])> = None;
             let mut node = 0;
             for (len, t) in tokens[i..].iter().enumerate() {
-                match self.trie.child(node, t.key.as_str()) {
+                match self.trie.child(node, t.key) {
                     Some(child) => node = child,
                     None => break,
                 }
-                if !self.trie.values[node as usize].is_empty() {
-                    best = Some((len + 1, &self.trie.values[node as usize]));
+                let values = self.trie.values_at(node);
+                if !values.is_empty() {
+                    best = Some((len + 1, values));
                 }
             }
             match best {
@@ -311,18 +407,19 @@ impl<'g> Vocabulary<'g> {
             }
             let groups: Vec<usize> = m.candidates.iter().map(|v| v.group).collect();
             // The words a group alone among the candidates is described by.
-            let distinct: Vec<Vec<&String>> = groups
+            let distinct: Vec<Vec<WordId>> = groups
                 .iter()
                 .map(|&g| {
                     self.cues[g]
                         .iter()
-                        .filter(|c| groups.iter().all(|&h| h == g || !self.cues[h].contains(*c)))
+                        .copied()
+                        .filter(|c| groups.iter().all(|&h| h == g || !self.cues[h].contains(c)))
                         .collect()
                 })
                 .collect();
             let claims = |t: &Token| -> Vec<usize> {
                 (0..groups.len())
-                    .filter(|&i| distinct[i].iter().any(|c| t.key == **c))
+                    .filter(|&i| distinct[i].contains(&t.key))
                     .collect()
             };
             // The nearest describing word decides, as a modifier attaches to
@@ -372,7 +469,7 @@ impl<'g> Vocabulary<'g> {
                                 .map(|v| format!(
                                     "`{}`'s words ({})",
                                     self.names[v.group].name,
-                                    self.cues[v.group].join(" ")
+                                    self.cue_text(v.group)
                                 ))
                                 .collect::<Vec<_>>()
                                 .join(", ")
@@ -382,6 +479,12 @@ impl<'g> Vocabulary<'g> {
             }
         }
         Ok(())
+    }
+
+    /// The cue words of group `g`, for messages.
+    fn cue_text(&self, g: usize) -> String {
+        let cues: Vec<&str> = self.cues[g].iter().map(|&k| self.lexicon.text(k)).collect();
+        cues.join(" ")
     }
 
     fn value_name(&self, v: ValueRef) -> &str {
@@ -453,14 +556,6 @@ pub(crate) enum Reading {
     Frame,
 }
 
-/// Nouns for a house, or a floor of one building.
-fn is_house_noun(norm: &str) -> bool {
-    matches!(
-        norm,
-        "house" | "houses" | "floor" | "floors" | "position" | "positions" | "home" | "spot"
-    )
-}
-
 /// Words of the phrasing that the messages do not list as unplaced.
 const PHRASING_WORDS: &[&str] = &[
     "a",
@@ -518,11 +613,27 @@ struct HouseRef {
 
 /// Reads one sentence. `sentence` starts at byte `base` of the text that
 /// spans refer to.
-pub(crate) fn read(vocab: &Vocabulary<'_>, sentence: &str, base: usize) -> Result<Reading, Unread> {
-    let tokens = words::tokens(sentence, base);
+pub(crate) fn read(
+    vocab: &mut Vocabulary<'_>,
+    sentence: &str,
+    base: usize,
+) -> Result<Reading, Unread> {
+    vocab.with_tokens(sentence, base, |vocab, tokens| {
+        read_tokens(vocab, tokens, sentence, base)
+    })
+}
+
+/// [`read`] with the sentence cut into `tokens`.
+fn read_tokens(
+    vocab: &Vocabulary<'_>,
+    tokens: &[Token],
+    sentence: &str,
+    base: usize,
+) -> Result<Reading, Unread> {
+    let lex = vocab.lexicon();
     let whole = base..base + sentence.trim_end().len();
-    let mut mentions = vocab.mentions(&tokens);
-    vocab.resolve(&tokens, &mut mentions)?;
+    let mut mentions = vocab.mentions(tokens);
+    vocab.resolve(tokens, &mut mentions)?;
     let values: Vec<ValueRef> = mentions.iter().filter_map(|m| m.value).collect();
     let mut used = vec![false; tokens.len()];
     for m in &mentions {
@@ -536,7 +647,7 @@ pub(crate) fn read(vocab: &Vocabulary<'_>, sentence: &str, base: usize) -> Resul
     let noun_ahead = |i: usize, used: &[bool]| {
         (i + 1..(i + 8).min(tokens.len()))
             .take_while(|&j| !used[j])
-            .any(|j| is_house_noun(&tokens[j].norm))
+            .any(|j| tokens[j].kw.is_house_noun())
     };
     let mut i = 0;
     while i < tokens.len() {
@@ -544,13 +655,13 @@ pub(crate) fn read(vocab: &Vocabulary<'_>, sentence: &str, base: usize) -> Resul
             i += 1;
             continue;
         }
-        let w = tokens[i].norm.as_str();
+        let w = tokens[i].kw;
         let span = tokens[i].span.clone();
         let next = tokens.get(i + 1).filter(|_| free(i + 1, &used));
         let found: Option<(Vec<u64>, usize)> =
-            if let Some(k) = words::ordinal(w).filter(|_| noun_ahead(i, &used)) {
+            if let Some(k) = lex.ordinal(tokens[i].word).filter(|_| noun_ahead(i, &used)) {
                 Some((vec![k], 1))
-            } else if matches!(w, "middle" | "centre" | "center") && noun_ahead(i, &used) {
+            } else if w == Kw::Middle && noun_ahead(i, &used) {
                 if n % 2 == 0 {
                     return Err(Unread {
                         kind: ErrorKind::OutOfRange,
@@ -561,29 +672,35 @@ pub(crate) fn read(vocab: &Vocabulary<'_>, sentence: &str, base: usize) -> Resul
                     });
                 }
                 Some((vec![u64::from(n).div_ceil(2)], 1))
-            } else if matches!(w, "last" | "top" | "rightmost" | "final") && noun_ahead(i, &used) {
+            } else if w == Kw::Last && noun_ahead(i, &used) {
                 Some((vec![u64::from(n)], 1))
-            } else if matches!(w, "bottom" | "leftmost") && noun_ahead(i, &used) {
+            } else if w == Kw::Bottom && noun_ahead(i, &used) {
                 Some((vec![1], 1))
-            } else if w == "far" && next.is_some_and(|t| t.norm == "left") {
+            } else if w == Kw::Far && next.is_some_and(|t| t.kw == Kw::Left) {
                 Some((vec![1], 2))
-            } else if w == "far" && next.is_some_and(|t| t.norm == "right") {
+            } else if w == Kw::Far && next.is_some_and(|t| t.kw == Kw::Right) {
                 Some((vec![u64::from(n)], 2))
-            } else if matches!(w, "end" | "ends") {
+            } else if w == Kw::End {
                 Some((vec![1, u64::from(n)], 1))
-            } else if is_house_noun(w) && next.is_some_and(|t| words::digits(&t.norm).is_some()) {
-                let k = next.and_then(|t| words::digits(&t.norm)).unwrap_or(0);
-                Some((vec![k], 2))
-            } else if is_house_noun(w)
-                && next.is_some_and(|t| t.norm == "number")
-                && tokens
-                    .get(i + 2)
-                    .is_some_and(|t| !used[i + 2] && words::digits(&t.norm).is_some())
+            } else if let Some(k) = next
+                .and_then(|t| lex.digits(t.word))
+                .filter(|_| w.is_house_noun())
             {
-                Some((vec![words::digits(&tokens[i + 2].norm).unwrap_or(0)], 3))
+                Some((vec![k], 2))
+            } else if let Some(k) = tokens
+                .get(i + 2)
+                .filter(|t| {
+                    w.is_house_noun()
+                        && next.is_some_and(|n| n.kw == Kw::Number)
+                        && !used[i + 2]
+                        && lex.digits(t.word).is_some()
+                })
+                .and_then(|t| lex.digits(t.word))
+            {
+                Some((vec![k], 3))
             } else {
-                if let Some(k) = words::cardinal(w) {
-                    if next.is_some_and(|t| is_house_noun(&t.norm)) && count.is_none() {
+                if let Some(k) = lex.cardinal(tokens[i].word) {
+                    if next.is_some_and(|t| t.kw.is_house_noun()) && count.is_none() {
                         count = Some((k, i));
                         used[i] = true;
                         used[i + 1] = true;
@@ -619,11 +736,7 @@ pub(crate) fn read(vocab: &Vocabulary<'_>, sentence: &str, base: usize) -> Resul
         }
     }
     // The phrasing words, among the tokens left, in one pass.
-    let follows = |i: usize, after: &[&str]| {
-        tokens
-            .get(i + 1)
-            .is_some_and(|t| after.contains(&t.norm.as_str()))
-    };
+    let follows = |i: usize, after: &[Kw]| tokens.get(i + 1).is_some_and(|t| after.contains(&t.kw));
     let mut negated = false;
     let mut adjacent = false;
     // The last direction word decides; `directions` counts them.
@@ -639,23 +752,22 @@ pub(crate) fn read(vocab: &Vocabulary<'_>, sentence: &str, base: usize) -> Resul
             continue;
         }
         let mut d = 0;
-        match t.norm.as_str() {
-            "not" | "never" | "neither" | "nor" => negated = true,
-            "next" => adjacent |= follows(i, &["to", "door"]),
-            "adjacent" | "beside" | "neighbor" | "neighbors" | "neighbour" | "neighbours"
-            | "neighboring" | "neighbouring" => adjacent = true,
-            "left" | "before" | "lower" | "below" | "earlier" | "precedes" | "preceding" => d = -1,
+        match t.kw {
+            Kw::Not => negated = true,
+            Kw::Next => adjacent |= follows(i, &[Kw::To, Kw::Door]),
+            Kw::Adjacent | Kw::Beside => adjacent = true,
+            Kw::Left | Kw::Before | Kw::Leftward => d = -1,
             // `right` before `next`, `after`, `before`, `beside` or `by`
             // intensifies (`right next to`); it is a direction otherwise.
-            "right" if follows(i, &["next", "after", "before", "beside", "by"]) => {
+            Kw::Right if follows(i, &[Kw::Next, Kw::After, Kw::Before, Kw::Beside, Kw::By]) => {
                 immediate = true;
             }
-            "right" | "after" | "higher" | "above" | "later" | "follows" | "following" => d = 1,
-            "directly" | "immediately" | "just" => immediate = true,
-            "between" => between = true,
-            "same" => same = true,
-            "different" | "differ" => different = true,
-            "order" | "respectively" => ordered = true,
+            Kw::Right | Kw::After | Kw::Rightward => d = 1,
+            Kw::Directly => immediate = true,
+            Kw::Between => between = true,
+            Kw::Same => same = true,
+            Kw::Different => different = true,
+            Kw::Order => ordered = true,
             _ => {}
         }
         if d != 0 {
@@ -680,8 +792,8 @@ pub(crate) fn read(vocab: &Vocabulary<'_>, sentence: &str, base: usize) -> Resul
         let unplaced: Vec<String> = (0..tokens.len())
             .filter(|&i| !used[i])
             .filter(|&i| {
-                let x = tokens[i].norm.as_str();
-                !PHRASING_WORDS.contains(&x) && !is_house_noun(x)
+                let x = lex.text(tokens[i].word);
+                !PHRASING_WORDS.contains(&x) && !tokens[i].kw.is_house_noun()
             })
             .map(|i| {
                 format!(
@@ -871,7 +983,7 @@ pub(crate) fn read(vocab: &Vocabulary<'_>, sentence: &str, base: usize) -> Resul
             Ok(Reading::Frame)
         }
         // `One of the men drinks water.`
-        ([_], []) if !relation_words && !negated && starts_with_one_of(&tokens) => {
+        ([_], []) if !relation_words && !negated && starts_with_one_of(tokens) => {
             Ok(Reading::Frame)
         }
         ([], _) => Err(unread(
@@ -896,7 +1008,7 @@ pub(crate) fn read(vocab: &Vocabulary<'_>, sentence: &str, base: usize) -> Resul
 }
 
 fn starts_with_one_of(tokens: &[Token]) -> bool {
-    matches!(tokens, [a, b, ..] if a.norm == "one" && b.norm == "of")
+    matches!(tokens, [a, b, ..] if a.kw == Kw::One && b.kw == Kw::Of)
 }
 
 fn sorted(houses: &[u8]) -> Vec<u8> {

@@ -19,7 +19,7 @@
 use std::ops::Range;
 
 use super::clue::{self, Reading, Unread, Vocabulary};
-use super::words::{self, Token};
+use super::words::{self, Kw, Lexicon, Token, WordId};
 use crate::puzzle::ast::{Ask, Clue, Group, Puzzle, Target, ValueRef};
 use crate::puzzle::diagnostic::{Diagnostic, ErrorKind, LineIndex, ParseErrors, Spot};
 use crate::puzzle::{
@@ -78,9 +78,9 @@ struct Line<'s> {
 }
 
 /// An attribute list as found.
-struct ListSyn {
-    description: String,
-    values: Vec<(String, Range<usize>)>,
+struct ListSyn<'s> {
+    description: &'s str,
+    values: Vec<(&'s str, Range<usize>)>,
     span: Range<usize>,
 }
 
@@ -110,8 +110,12 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
         return Err(ParseErrors::new(errors.list, errors.omitted));
     }
     let lines = split_lines(source, &mut errors);
-    let mut lists: Vec<ListSyn> = Vec::new();
-    let mut clues: Vec<SentenceSyn<'_>> = Vec::new();
+    // The words of the whole text, read into one lexicon; `tokens` is the
+    // buffer each line or sentence is cut into.
+    let mut lexicon = Lexicon::new();
+    let mut tokens = Vec::with_capacity(64);
+    let mut lists: Vec<ListSyn<'_>> = Vec::with_capacity(8);
+    let mut clues: Vec<SentenceSyn<'_>> = Vec::with_capacity(lines.len());
     let mut questions: Vec<SentenceSyn<'_>> = Vec::new();
     let mut prose_count: Option<(u64, Range<usize>)> = None;
     let mut clue_header = false;
@@ -172,18 +176,20 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
             clue_header = true;
         }
         if prose_count.is_none() {
-            prose_count = house_count(body, body_at);
+            prose_count = house_count(body, body_at, &mut lexicon, &mut tokens);
         }
     }
 
     // The house count: from the prose, else from a clue (`1. There are five
     // houses.`), else from the lists when they all have one length.
-    let clue_count = || {
-        clues
-            .iter()
-            .find_map(|c| house_count(c.text, c.start).filter(|(_, span)| ends_sentence(c, span)))
-    };
-    let counted = prose_count.or_else(clue_count);
+    let mut counted = prose_count;
+    for c in &clues {
+        if counted.is_some() {
+            break;
+        }
+        counted = house_count(c.text, c.start, &mut lexicon, &mut tokens)
+            .filter(|(_, span)| tokens.last().is_some_and(|t| t.span.end == span.end));
+    }
     let houses = match counted {
         Some((k, span)) => {
             if k == 0 || k > u64::from(MAX_HOUSES) {
@@ -217,7 +223,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
         }
     };
 
-    let groups = read_groups(&lists, houses, &mut errors);
+    let groups = read_groups(&lists, houses, &mut errors, &mut lexicon, &mut tokens);
     if lists.is_empty() {
         errors.add(
             ErrorKind::Syntax,
@@ -229,18 +235,15 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     let (Some(houses), Some(groups)) = (houses, groups) else {
         return Err(ParseErrors::new(errors.list, errors.omitted));
     };
-    let descriptions: Vec<String> = lists.iter().map(|l| l.description.clone()).collect();
-    let vocab = Vocabulary::new(houses, &groups, &descriptions);
+    let descriptions: Vec<&str> = lists.iter().map(|l| l.description).collect();
+    let mut vocab = Vocabulary::with_lexicon(houses, &groups, &descriptions, lexicon);
 
     // Sentences become quoted labels and questions in the `.zebra` form, which
     // refuses control and invisible characters (they cannot be told apart
     // on screen): refuse them here too.
     let clean = |c: &SentenceSyn<'_>, errors: &mut Errors<'_>| {
         // Most sentences are printable ASCII: one pass over the bytes.
-        if c.text
-            .bytes()
-            .all(|b| (b' '..0x7f).contains(&b) || b == b'\t')
-        {
+        if is_printable_ascii(c.text) {
             return true;
         }
         let bad = c.text.char_indices().find(|&(_, ch)| {
@@ -283,8 +286,8 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
         .into_iter()
         .filter(|q| clean(q, &mut errors))
         .collect();
-    let mut puzzle_clues = Vec::new();
-    let mut clue_spots = Vec::new();
+    let mut puzzle_clues = Vec::with_capacity(clues.len());
+    let mut clue_spots = Vec::with_capacity(clues.len());
     for (i, c) in clues.iter().enumerate() {
         let span = c.start..c.start + c.text.len();
         if i == MAX_CLUES {
@@ -296,7 +299,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
             );
             break;
         }
-        match clue::read(&vocab, c.text, c.start) {
+        match clue::read(&mut vocab, c.text, c.start) {
             Ok(Reading::Relations(relations)) => {
                 for relation in relations {
                     puzzle_clues.push(Clue {
@@ -321,7 +324,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
             );
             break;
         }
-        match read_question(&vocab, &groups, q.text, q.start) {
+        match read_question(&mut vocab, &groups, q.text, q.start) {
             Ok(Some(ask)) => asks.push(ask),
             Ok(None) => {}
             Err(u) => errors.unread(u),
@@ -340,12 +343,37 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     })
 }
 
+/// Whether `text` holds printable ASCII and tabs only. Eight bytes at a
+/// time: a word with no byte below 0x20, none at 0x7f and none from 0x80 up
+/// is printable; a word that fails is looked at byte by byte (a tab is
+/// below 0x20 and allowed).
+fn is_printable_ascii(text: &str) -> bool {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let printable = |b: u8| (b' '..0x7f).contains(&b) || b == b'\t';
+    let mut chunks = text.as_bytes().chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0u8; 8];
+        word.copy_from_slice(chunk);
+        let w = u64::from_le_bytes(word);
+        // A byte below 0x20 turns its high bit on in `w - 0x20` (borrows
+        // only come from such bytes); a 0x7f byte is a zero of `w ^ 0x7f`.
+        let low = w.wrapping_sub(0x20 * ONES) & !w;
+        let del = (w ^ (0x7f * ONES)).wrapping_sub(ONES) & !(w ^ (0x7f * ONES));
+        if (w | low | del) & HIGH != 0 && !chunk.iter().all(|&b| printable(b)) {
+            return false;
+        }
+    }
+    chunks.remainder().iter().all(|&b| printable(b))
+}
+
 /// The source's lines, without a byte-order mark or `\r`; a line longer
 /// than [`MAX_LINE_BYTES`] is reported and left out.
 fn split_lines<'s>(source: &'s str, errors: &mut Errors<'_>) -> Vec<Line<'s>> {
     let body = source.strip_prefix('\u{feff}').unwrap_or(source);
     let mut offset = source.len() - body.len();
-    let mut out = Vec::new();
+    // Room for lines of 64 bytes on average, so that the list rarely grows.
+    let mut out = Vec::with_capacity(body.len() / 64 + 8);
     for raw in body.split('\n') {
         let start = offset;
         offset += raw.len() + 1;
@@ -386,7 +414,7 @@ fn numbered(line: &str) -> Option<&str> {
 }
 
 /// An attribute list: words, a colon, then values.
-fn attribute_list(body: &str, at: usize) -> Option<ListSyn> {
+fn attribute_list(body: &str, at: usize) -> Option<ListSyn<'_>> {
     let colon = body.find(':')?;
     let description = body[..colon].trim();
     let after = &body[colon + 1..];
@@ -394,7 +422,7 @@ fn attribute_list(body: &str, at: usize) -> Option<ListSyn> {
         return None;
     }
     let after_at = at + colon + 1;
-    let mut values = Vec::new();
+    let mut values = Vec::with_capacity(8);
     if after.contains('`') {
         // Backticked values: the text between each pair of backticks.
         let mut rest = after;
@@ -404,7 +432,7 @@ fn attribute_list(body: &str, at: usize) -> Option<ListSyn> {
                 break;
             };
             let s = open + 1;
-            values.push((rest[s..s + len].to_owned(), base + s..base + s + len));
+            values.push((&rest[s..s + len], base + s..base + s + len));
             let consumed = s + len + 1;
             rest = &rest[consumed..];
             base += consumed;
@@ -446,10 +474,7 @@ fn attribute_list(body: &str, at: usize) -> Option<ListSyn> {
                 continue;
             }
             let inner = after[from..].find(text).map_or(from, |k| from + k);
-            values.push((
-                text.to_owned(),
-                after_at + inner..after_at + inner + text.len(),
-            ));
+            values.push((text, after_at + inner..after_at + inner + text.len()));
         }
         if values.len() < 2 {
             return None;
@@ -459,32 +484,27 @@ fn attribute_list(body: &str, at: usize) -> Option<ListSyn> {
         return None;
     }
     Some(ListSyn {
-        description: description
-            .trim_start_matches(['-', '*', '#'])
-            .trim()
-            .to_owned(),
+        description: description.trim_start_matches(['-', '*', '#']).trim(),
         values,
         span: at..at + body.len(),
     })
 }
 
-/// Whether `span` ends the clue's words: `There are five houses.` states
-/// the count, `There are two houses between X and Y` does not.
-fn ends_sentence(clue: &SentenceSyn<'_>, span: &Range<usize>) -> bool {
-    words::tokens(clue.text, clue.start)
-        .last()
-        .is_some_and(|t| t.span.end == span.end)
-}
-
-/// `There are 5 houses`, `five houses`: the count and its span.
-fn house_count(sentence: &str, at: usize) -> Option<(u64, Range<usize>)> {
-    let tokens = words::tokens(sentence, at);
+/// `There are 5 houses`, `five houses`: the count and its span. The
+/// sentence's tokens are left in `tokens`.
+fn house_count(
+    sentence: &str,
+    at: usize,
+    lexicon: &mut Lexicon,
+    tokens: &mut Vec<Token>,
+) -> Option<(u64, Range<usize>)> {
+    lexicon.tokens(sentence, at, tokens);
     for (i, t) in tokens.iter().enumerate() {
         let Some(next) = tokens.get(i + 1) else {
             break;
         };
-        if matches!(next.norm.as_str(), "houses" | "floors") {
-            if let Some(k) = words::cardinal(&t.norm) {
+        if matches!(next.kw, Kw::Houses | Kw::Floors) {
+            if let Some(k) = lexicon.cardinal(t.word) {
                 return Some((k, t.span.start..next.span.end));
             }
         }
@@ -494,9 +514,11 @@ fn house_count(sentence: &str, at: usize) -> Option<(u64, Range<usize>)> {
 
 /// The groups of the lists, checked: names, sizes, duplicates.
 fn read_groups(
-    lists: &[ListSyn],
+    lists: &[ListSyn<'_>],
     houses: Option<u8>,
     errors: &mut Errors<'_>,
+    lexicon: &mut Lexicon,
+    tokens: &mut Vec<Token>,
 ) -> Option<Vec<Group>> {
     let mut groups: Vec<Group> = Vec::new();
     let mut ok = true;
@@ -510,10 +532,11 @@ fn read_groups(
             );
             return None;
         }
-        let mut name = group_name(&list.description, g);
+        let base = group_name(list.description, g, lexicon, tokens);
+        let mut name = base.clone();
         let mut k = 2;
         while groups.iter().any(|x| x.name == name) {
-            name = format!("{}{k}", group_name(&list.description, g));
+            name = format!("{base}{k}");
             k += 1;
         }
         if let Some(h) = houses {
@@ -528,10 +551,12 @@ fn read_groups(
             }
         }
         let mut values: Vec<String> = Vec::new();
-        for (value, span) in &list.values {
+        for &(value, ref span) in &list.values {
             let value = text::nfc(value.trim()).into_owned();
             let chars = value.chars().count();
-            if value.is_empty() || chars > MAX_NAME_CHARS || words::tokens(&value, 0).is_empty() {
+            // A value has a word exactly when it has a letter or a digit.
+            let has_word = value.chars().any(char::is_alphanumeric);
+            if value.is_empty() || chars > MAX_NAME_CHARS || !has_word {
                 errors.add(
                     ErrorKind::BadName,
                     span.clone(),
@@ -577,7 +602,12 @@ fn read_groups(
 /// A group's name from its description: the words that are not common to
 /// every description, singular and capitalized (`People have unique hair
 /// colors` is `HairColor`), or `GroupN` when none is left.
-pub(crate) fn group_name(description: &str, g: usize) -> String {
+pub(crate) fn group_name(
+    description: &str,
+    g: usize,
+    lexicon: &mut Lexicon,
+    tokens: &mut Vec<Token>,
+) -> String {
     const COMMON: &[&str] = &[
         "a",
         "all",
@@ -639,11 +669,13 @@ pub(crate) fn group_name(description: &str, g: usize) -> String {
         "accompanied",
     ];
     let mut name = String::new();
-    for t in words::tokens(description, 0) {
-        if COMMON.contains(&t.norm.as_str()) {
+    lexicon.tokens(description, 0, tokens);
+    for t in tokens.iter() {
+        let norm = lexicon.text(t.word);
+        if COMMON.contains(&norm) {
             continue;
         }
-        let single = words::singular(&t.norm);
+        let single = words::singular(norm);
         let mut chars = single.chars();
         if let Some(first) = chars.next() {
             name.extend(first.to_uppercase());
@@ -668,28 +700,40 @@ pub(crate) fn group_name(description: &str, g: usize) -> String {
 /// whole grid (`Who lives where?`) asks nothing the grid does not show:
 /// `None`.
 fn read_question(
-    vocab: &Vocabulary<'_>,
+    vocab: &mut Vocabulary<'_>,
     groups: &[Group],
     sentence: &str,
     at: usize,
 ) -> Result<Option<Ask>, Unread> {
-    let tokens = words::tokens(sentence, at);
+    vocab.with_tokens(sentence, at, |vocab, tokens| {
+        question(vocab, groups, tokens, sentence, at)
+    })
+}
+
+/// [`read_question`] with the sentence cut into `tokens`.
+fn question(
+    vocab: &Vocabulary<'_>,
+    groups: &[Group],
+    tokens: &[Token],
+    sentence: &str,
+    at: usize,
+) -> Result<Option<Ask>, Unread> {
     let question = Some(sentence.to_owned());
     let span = at..at + sentence.len();
-    let mut mentions = vocab.mentions(&tokens);
+    let mut mentions = vocab.mentions(tokens);
     // A question names few values; a mention with several candidates is
     // taken only if one candidate is left after the cue words.
     mentions.retain(|m| m.candidates.len() == 1);
-    let first = tokens.first().map_or("", |t| t.norm.as_str());
+    let first = tokens.first().map_or(Kw::Other, |t| t.kw);
     // `House 1`, `the first house`.
-    let house = house_in(&tokens, vocab.houses());
+    let house = house_in(vocab.lexicon(), tokens, vocab.houses());
     // The group asked for is not the group of the value asked about
     // (`What is the pet of the one whose color is red?`).
     let exclude = match &mentions[..] {
         [m] => Some(m.candidates[0].group),
         _ => None,
     };
-    let asked_group = group_in(vocab, groups, sentence, at, &tokens, &mentions, exclude);
+    let asked_group = group_in(vocab, groups, sentence, at, tokens, &mentions, exclude);
     if let Some(h) = house {
         if let Some(g) = asked_group {
             return Ok(Some(Ask {
@@ -704,7 +748,7 @@ fn read_question(
         _ => None,
     };
     match (value, first) {
-        (Some(v), "where") => Ok(Some(Ask {
+        (Some(v), Kw::Where) => Ok(Some(Ask {
             question,
             target: Target::Value(v),
             group: None,
@@ -712,7 +756,7 @@ fn read_question(
         (Some(v), _)
             if tokens
                 .iter()
-                .any(|t| matches!(t.norm.as_str(), "where" | "house" | "position"))
+                .any(|t| matches!(t.kw, Kw::Where | Kw::House | Kw::Position))
                 && asked_group.is_none() =>
         {
             Ok(Some(Ask {
@@ -721,7 +765,7 @@ fn read_question(
                 group: None,
             }))
         }
-        (Some(v), "who" | "which" | "what" | "whose") => {
+        (Some(v), Kw::Who | Kw::Which | Kw::What | Kw::Whose) => {
             let g = asked_group
                 .filter(|&g| g != v.group)
                 .or_else(|| person_group(vocab, groups, v.group));
@@ -756,18 +800,18 @@ fn read_question(
 /// else the first group other than the one asked about.
 fn person_group(vocab: &Vocabulary<'_>, groups: &[Group], asked: usize) -> Option<usize> {
     (0..groups.len())
-        .find(|&g| g != asked && vocab.cues(g) == ["name"])
+        .find(|&g| g != asked && matches!(vocab.cues(g), [k] if vocab.lexicon().text(*k) == "name"))
         .or_else(|| (0..groups.len()).find(|&g| g != asked))
 }
 
 /// A house named in a question: `House 3`, `the third house`.
-fn house_in(tokens: &[Token], houses: u8) -> Option<u8> {
+fn house_in(lexicon: &Lexicon, tokens: &[Token], houses: u8) -> Option<u8> {
     for (i, t) in tokens.iter().enumerate() {
         let next = tokens.get(i + 1);
-        let k = if t.norm == "house" {
-            next.and_then(|n| words::digits(&n.norm))
-        } else if next.is_some_and(|n| n.norm == "house") {
-            words::ordinal(&t.norm)
+        let k = if t.kw == Kw::House {
+            next.and_then(|n| lexicon.digits(n.word))
+        } else if next.is_some_and(|n| n.kw == Kw::House) {
+            lexicon.ordinal(t.word)
         } else {
             None
         };
@@ -789,34 +833,38 @@ fn group_in(
     mentions: &[clue::Mention<'_>],
     exclude: Option<usize>,
 ) -> Option<usize> {
+    let lexicon = vocab.lexicon();
     let in_mention = |i: usize| mentions.iter().any(|m| (m.first..m.end).contains(&i));
-    // The words outside the mentions, a camel-case word split in its words
-    // (`What is MusicGenre of ...` names `music`, `genre`).
-    let free: Vec<String> = tokens
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| !in_mention(*i))
-        .flat_map(|(_, t)| {
-            let raw = sentence
-                .get(t.span.start - at..t.span.end - at)
-                .unwrap_or("");
-            clue::split_name(raw)
-                .iter()
-                .map(|w| words::key(&w.to_lowercase()).into_owned())
-                .collect::<Vec<_>>()
-        })
-        .collect();
+    // The keys of the words outside the mentions, a camel-case word split in
+    // its words (`What is MusicGenre of ...` names `music`, `genre`). A key
+    // the lexicon does not hold is no cue and no group's word: `NONE`.
+    const NONE: WordId = WordId::MAX;
+    let mut free: Vec<WordId> = Vec::with_capacity(tokens.len());
+    for (i, t) in tokens.iter().enumerate() {
+        if in_mention(i) {
+            continue;
+        }
+        let raw = sentence
+            .get(t.span.start - at..t.span.end - at)
+            .unwrap_or("");
+        if !raw.is_empty()
+            && raw
+                .bytes()
+                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        {
+            // A word written in lower case is one word, its token's.
+            free.push(t.key);
+            continue;
+        }
+        for w in clue::split_name(raw) {
+            let key = words::key(&w.to_lowercase()).into_owned();
+            free.push(lexicon.find(&key).unwrap_or(NONE));
+        }
+    }
     // The group's name as words (`PhoneModel` is `phone`, `model`), in a row.
     let by_name = (0..groups.len()).find(|&g| {
-        let name: Vec<String> = clue::split_name(&groups[g].name)
-            .iter()
-            .map(|w| words::key(w).into_owned())
-            .collect();
-        Some(g) != exclude
-            && !name.is_empty()
-            && free
-                .windows(name.len())
-                .any(|w| w.iter().zip(&name).all(|(t, k)| t == k))
+        let name = vocab.name_words(g);
+        Some(g) != exclude && !name.is_empty() && free.windows(name.len()).any(|w| w == name)
     });
     by_name.or_else(|| {
         let hits: Vec<usize> = (0..groups.len())
@@ -825,7 +873,7 @@ fn group_in(
                 vocab
                     .cues(g)
                     .iter()
-                    .any(|c| c != "name" && free.contains(c))
+                    .any(|&c| lexicon.text(c) != "name" && free.contains(&c))
             })
             .collect();
         match hits[..] {
@@ -833,4 +881,28 @@ fn group_in(
             _ => None,
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn printable_ascii_is_told_apart_at_every_position() {
+        // Each odd byte at each place of a 19-byte sentence (two whole
+        // 8-byte words and a remainder), against the byte-by-byte rule.
+        for bad in ['\u{0}', '\u{1f}', '\u{7f}', 'é', '\u{200b}', '\t', ' ', '~'] {
+            for at in 0..19 {
+                let mut text: Vec<char> = "The Brit is next to".chars().collect();
+                text[at] = bad;
+                let text: String = text.into_iter().collect();
+                let expected = text
+                    .bytes()
+                    .all(|b| (b' '..0x7f).contains(&b) || b == b'\t');
+                assert_eq!(is_printable_ascii(&text), expected, "{text:?}");
+            }
+        }
+        assert!(is_printable_ascii(""));
+        assert!(!is_printable_ascii("\r"));
+    }
 }

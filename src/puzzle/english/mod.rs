@@ -139,15 +139,15 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Puzzle, ParseErrors> {
 /// # Ok::<(), puzzle::ParseErrors>(())
 /// ```
 pub fn read_sentence(puzzle: &Puzzle, sentence: &str) -> Result<Vec<Relation>, ParseErrors> {
-    let vocab = clue::Vocabulary::new(puzzle.houses(), puzzle.groups(), &[]);
-    read_clue(&vocab, sentence).map_err(|d| ParseErrors::new(vec![*d], 0))
+    let mut vocab = clue::Vocabulary::new(puzzle.houses(), puzzle.groups());
+    read_clue(&mut vocab, sentence).map_err(|d| ParseErrors::new(vec![*d], 0))
 }
 
 pub(crate) use clue::Vocabulary;
 
 /// [`read_sentence`] with the vocabulary built.
 pub(crate) fn read_clue(
-    vocab: &Vocabulary<'_>,
+    vocab: &mut Vocabulary<'_>,
     sentence: &str,
 ) -> Result<Vec<Relation>, Box<Diagnostic>> {
     match clue::read(vocab, sentence, 0) {

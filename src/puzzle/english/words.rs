@@ -6,8 +6,8 @@
 //! is the token `bachelor` with `possessive` set, `mothers'` is `mothers`,
 //! and a final `n't` becomes a separate `not` token (`doesn't` is `does`,
 //! `not`). Each token carries two forms:
-//! * `norm`: the word in lower case, for the phrasing words (`left`, `next`);
-//! * `key`: `norm` made canonical (`British` and `brit` are one key, so are
+//! * `word`: the word in lower case, for the phrasing words (`left`, `next`);
+//! * `key`: `word` made canonical (`British` and `brit` are one key, so are
 //!   `February` and `feb`) and singular (`horses` is `horse`, `lilies` is
 //!   `lily`), for comparing the puzzle's values with the words of a clue.
 //!
@@ -15,62 +15,31 @@
 //! comparison is symmetric: whatever form a list gives, the clue may use the
 //! other.
 //!
-//! Both forms borrow the text when they can (a word already in lower case,
-//! a key that is a prefix of it or a fixed word): reading a sentence then
-//! allocates nothing per word, which is most of what reading an English
-//! puzzle cost (benches/english.rs, `read+check`).
+//! The readers see a word through a [`Lexicon`]: each distinct string of a
+//! puzzle gets a small id, and its key, its phrasing word ([`Kw`]) and the
+//! numbers it spells are worked out once, when it is first seen. A clue
+//! then reads as integer comparisons, and a word met again costs one hash
+//! lookup: reading an English puzzle is mostly cutting words
+//! (benches/english.rs, `read+check`).
 
 use std::borrow::Cow;
-use std::ops::{Deref, Range};
+use std::ops::Range;
 
-/// A word form: a slice of the text, a fixed word, or a string made for it.
+use hashbrown::HashTable;
+
+/// A string's id in a [`Lexicon`]: the index of its entry. Two ids of one
+/// lexicon are equal exactly when their strings are.
+pub(crate) type WordId = u32;
+
+/// One word of a text: ids into the [`Lexicon`] that cut it.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Word<'s>(Cow<'s, str>);
-
-impl<'s> Word<'s> {
-    /// The form as text.
-    pub(crate) fn as_str(&self) -> &str {
-        &self.0
-    }
-
-    /// The form as an owned string.
-    pub(crate) fn into_owned(self) -> String {
-        self.0.into_owned()
-    }
-}
-
-impl Deref for Word<'_> {
-    type Target = str;
-    fn deref(&self) -> &str {
-        &self.0
-    }
-}
-
-impl PartialEq<&str> for Word<'_> {
-    fn eq(&self, other: &&str) -> bool {
-        *self.0 == **other
-    }
-}
-
-impl PartialEq<str> for Word<'_> {
-    fn eq(&self, other: &str) -> bool {
-        *self.0 == *other
-    }
-}
-
-impl PartialEq<String> for Word<'_> {
-    fn eq(&self, other: &String) -> bool {
-        *self.0 == **other
-    }
-}
-
-/// One word of a text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) struct Token<'s> {
+pub(crate) struct Token {
     /// The word in lower case.
-    pub(crate) norm: Word<'s>,
-    /// The canonical singular form, compared with values' words.
-    pub(crate) key: Word<'s>,
+    pub(crate) word: WordId,
+    /// The word's [`key`], compared with values' words.
+    pub(crate) key: WordId,
+    /// The phrasing word it is, if any.
+    pub(crate) kw: Kw,
     /// Byte span in the text it was cut from (for a `not` made from `n't`,
     /// the span of `n't`).
     pub(crate) span: Range<usize>,
@@ -78,10 +47,451 @@ pub(crate) struct Token<'s> {
     pub(crate) possessive: bool,
 }
 
+/// The phrasing words the readers test for. Words that every reader treats
+/// alike share a variant (`never` is [`Kw::Not`]); a word tested on its own
+/// anywhere has its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Kw {
+    /// No phrasing word.
+    Other,
+    /// `not`, `never`, `neither`, `nor`.
+    Not,
+    Next,
+    To,
+    Door,
+    By,
+    Beside,
+    /// `adjacent`, `neighbor(s)`, `neighbour(s)`, `neighboring`, `neighbouring`.
+    Adjacent,
+    Left,
+    Before,
+    /// `lower`, `below`, `earlier`, `precedes`, `preceding`.
+    Leftward,
+    Right,
+    After,
+    /// `higher`, `above`, `later`, `follows`, `following`.
+    Rightward,
+    /// `directly`, `immediately`, `just`.
+    Directly,
+    Between,
+    Same,
+    /// `different`, `differ`.
+    Different,
+    /// `order`, `respectively`.
+    Order,
+    /// `middle`, `centre`, `center`.
+    Middle,
+    /// `last`, `top`, `rightmost`, `final`.
+    Last,
+    /// `bottom`, `leftmost`.
+    Bottom,
+    Far,
+    /// `end`, `ends`.
+    End,
+    Number,
+    One,
+    Of,
+    Where,
+    Who,
+    Which,
+    What,
+    Whose,
+    House,
+    Houses,
+    Floors,
+    Position,
+    /// The other nouns for a house: `floor`, `positions`, `home`, `spot`.
+    HouseNoun,
+}
+
+impl Kw {
+    /// The phrasing word `norm` (in lower case) is.
+    fn of(norm: &str) -> Kw {
+        match norm {
+            "not" | "never" | "neither" | "nor" => Kw::Not,
+            "next" => Kw::Next,
+            "to" => Kw::To,
+            "door" => Kw::Door,
+            "by" => Kw::By,
+            "beside" => Kw::Beside,
+            "adjacent" | "neighbor" | "neighbors" | "neighbour" | "neighbours" | "neighboring"
+            | "neighbouring" => Kw::Adjacent,
+            "left" => Kw::Left,
+            "before" => Kw::Before,
+            "lower" | "below" | "earlier" | "precedes" | "preceding" => Kw::Leftward,
+            "right" => Kw::Right,
+            "after" => Kw::After,
+            "higher" | "above" | "later" | "follows" | "following" => Kw::Rightward,
+            "directly" | "immediately" | "just" => Kw::Directly,
+            "between" => Kw::Between,
+            "same" => Kw::Same,
+            "different" | "differ" => Kw::Different,
+            "order" | "respectively" => Kw::Order,
+            "middle" | "centre" | "center" => Kw::Middle,
+            "last" | "top" | "rightmost" | "final" => Kw::Last,
+            "bottom" | "leftmost" => Kw::Bottom,
+            "far" => Kw::Far,
+            "end" | "ends" => Kw::End,
+            "number" => Kw::Number,
+            "one" => Kw::One,
+            "of" => Kw::Of,
+            "where" => Kw::Where,
+            "who" => Kw::Who,
+            "which" => Kw::Which,
+            "what" => Kw::What,
+            "whose" => Kw::Whose,
+            "house" => Kw::House,
+            "houses" => Kw::Houses,
+            "floors" => Kw::Floors,
+            "position" => Kw::Position,
+            "floor" | "positions" | "home" | "spot" => Kw::HouseNoun,
+            _ => Kw::Other,
+        }
+    }
+
+    /// Whether the word is a noun for a house, or a floor of one building.
+    pub(crate) fn is_house_noun(self) -> bool {
+        matches!(
+            self,
+            Kw::House | Kw::Houses | Kw::Floors | Kw::Position | Kw::HouseNoun
+        )
+    }
+}
+
+/// What a lexicon knows of one string, computed when it is first seen.
+#[derive(Clone, Debug)]
+struct Entry {
+    /// The string's bytes in [`Lexicon::text`].
+    text: Range<u32>,
+    // The fields below `key` hold for a string seen as a word (`key` is
+    // not `NO_KEY`); a key alone has the defaults.
+    /// [`hash`] of the string, kept for the table's growth.
+    hash: u64,
+    /// The id of the string's [`key`]; [`NO_KEY`] for a string interned
+    /// only as a key, whose own key is never asked for.
+    key: WordId,
+    kw: Kw,
+    /// Whether the word says nothing of a group in a description
+    /// ([`Lexicon::is_stop_word`]), once asked.
+    stop: Option<bool>,
+    /// [`cardinal`], [`ordinal`] and [`digits`] of the string.
+    cardinal: Option<u64>,
+    ordinal: Option<u64>,
+    digits: Option<u64>,
+}
+
+/// [`Entry::key`] of a string not yet seen as a word.
+const NO_KEY: WordId = WordId::MAX;
+
+/// The distinct strings of one puzzle (its words in lower case and their
+/// keys), each with an id and what the readers ask of it, computed once per
+/// string rather than once per occurrence.
+///
+/// Invariant: every string is interned once, so ids compare as strings do;
+/// the strings are at most the text's words and their keys, so the
+/// lexicon's size is bounded by the text's.
+#[derive(Debug)]
+pub(crate) struct Lexicon {
+    /// Ids, found by the [`hash`] of their string.
+    table: HashTable<WordId>,
+    entries: Vec<Entry>,
+    /// Every string, one after the other.
+    text: String,
+    /// A word being lower-cased.
+    lower: String,
+}
+
+impl Lexicon {
+    /// An empty lexicon.
+    pub(crate) fn new() -> Lexicon {
+        // Room for the distinct words of a typical puzzle (a 6x6 one has
+        // about 200 strings), so that the table rarely grows.
+        Lexicon {
+            table: HashTable::with_capacity(256),
+            entries: Vec::with_capacity(256),
+            text: String::with_capacity(2048),
+            lower: String::new(),
+        }
+    }
+
+    /// Whether `id` is a word that says nothing of which group a
+    /// description describes (`each`, `person`, `has`), in itself or in
+    /// its [`singular`]; worked out once per string.
+    pub(crate) fn is_stop_word(&mut self, id: WordId, is_stop: impl Fn(&str) -> bool) -> bool {
+        if let Some(stop) = self.entries[id as usize].stop {
+            return stop;
+        }
+        let norm = self.text(id);
+        let stop = is_stop(norm) || is_stop(&singular(norm));
+        self.entries[id as usize].stop = Some(stop);
+        stop
+    }
+
+    /// The string of `id`.
+    pub(crate) fn text(&self, id: WordId) -> &str {
+        let r = &self.entries[id as usize].text;
+        &self.text[r.start as usize..r.end as usize]
+    }
+
+    /// The number `id` spells as a count ([`cardinal`]).
+    pub(crate) fn cardinal(&self, id: WordId) -> Option<u64> {
+        self.entries[id as usize].cardinal
+    }
+
+    /// The position `id` spells as an ordinal ([`ordinal`]).
+    pub(crate) fn ordinal(&self, id: WordId) -> Option<u64> {
+        self.entries[id as usize].ordinal
+    }
+
+    /// The number `id` writes in digits ([`digits`]).
+    pub(crate) fn digits(&self, id: WordId) -> Option<u64> {
+        self.entries[id as usize].digits
+    }
+
+    /// The id of `s`, if it was interned.
+    pub(crate) fn find(&self, s: &str) -> Option<WordId> {
+        let hash = hash(s.as_bytes());
+        self.table
+            .find(hash, |&id| same(self.text(id).as_bytes(), s.as_bytes()))
+            .copied()
+    }
+
+    /// The id of `s`, interned if new. A string interned this way (a key)
+    /// is not yet a word: its key, phrasing word and numbers are worked out
+    /// when [`Lexicon::tokens`] first meets it as a word.
+    pub(crate) fn intern(&mut self, s: &str) -> WordId {
+        let hash = hash(s.as_bytes());
+        let (entries, text) = (&self.entries, self.text.as_bytes());
+        let found = self.table.find(hash, |&id| {
+            let r = &entries[id as usize].text;
+            same(&text[r.start as usize..r.end as usize], s.as_bytes())
+        });
+        if let Some(&id) = found {
+            return id;
+        }
+        let id = self.entries.len() as WordId;
+        let start = self.text.len() as u32;
+        self.text.push_str(s);
+        self.entries.push(Entry {
+            text: start..self.text.len() as u32,
+            hash,
+            key: NO_KEY,
+            kw: Kw::Other,
+            stop: None,
+            cardinal: None,
+            ordinal: None,
+            digits: None,
+        });
+        let entries = &self.entries;
+        self.table
+            .insert_unique(hash, id, |&id| entries[id as usize].hash);
+        id
+    }
+
+    /// The id of the lower-case word `norm` and of its key, both interned.
+    fn intern_word(&mut self, norm: &str) -> (WordId, WordId, Kw) {
+        let id = self.intern(norm);
+        let entry = &self.entries[id as usize];
+        if entry.key != NO_KEY {
+            return (id, entry.key, entry.kw);
+        }
+        // First seen as a word: what the readers ask of a word, worked out.
+        let kw = Kw::of(norm);
+        let key = match key(norm) {
+            k if k == norm => id,
+            k => self.intern(&k),
+        };
+        let entry = &mut self.entries[id as usize];
+        entry.key = key;
+        entry.kw = kw;
+        entry.cardinal = cardinal(norm);
+        entry.ordinal = ordinal(norm);
+        entry.digits = digits(norm);
+        (id, key, kw)
+    }
+
+    /// Cuts `text` into `out` (cleared first); spans are offset by `base`.
+    pub(crate) fn tokens(&mut self, text: &str, base: usize, out: &mut Vec<Token>) {
+        out.clear();
+        let bytes = text.as_bytes();
+        // Invariant: `i` is on a char boundary. ASCII bytes are read through
+        // `ASCII_CLASS`; other characters are decoded.
+        let char_at = |i: usize| text[i..].chars().next().unwrap_or(' ');
+        let mut i = 0;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b.is_ascii() {
+                if ASCII_CLASS[usize::from(b)] == 0 {
+                    i += 1;
+                    continue;
+                }
+            } else {
+                let c = char_at(i);
+                if !c.is_alphanumeric() {
+                    i += c.len_utf8();
+                    continue;
+                }
+            }
+            // A word: letters, digits, combining marks, and one apostrophe.
+            let start = i;
+            let mut seen = 0u8;
+            let mut apostrophe = false;
+            while i < bytes.len() {
+                let b = bytes[i];
+                if b.is_ascii() {
+                    let class = ASCII_CLASS[usize::from(b)];
+                    if class != 0 {
+                        seen |= class;
+                    } else if b == b'\'' && !apostrophe {
+                        apostrophe = true;
+                        seen |= OTHER;
+                    } else {
+                        break;
+                    }
+                    i += 1;
+                    continue;
+                }
+                let c = char_at(i);
+                let quote = c == '\u{2019}' && !apostrophe;
+                if quote || c.is_alphanumeric() || crate::puzzle::text::is_combining_mark(c) {
+                    apostrophe |= quote;
+                    seen |= OTHER;
+                    i += c.len_utf8();
+                } else {
+                    break;
+                }
+            }
+            let word = &text[start..i];
+            if seen & DIGIT == 0 {
+                self.push_word(word, base + start, seen & OTHER == 0, out);
+                continue;
+            }
+            // A letter followed by a digit starts a new token (`F150` and
+            // `F-150` are both `f`, `150`); `1st` stays one token.
+            let mut from = 0;
+            let mut prev: Option<char> = None;
+            for (k, c) in word.char_indices() {
+                if c.is_ascii_digit() && prev.is_some_and(char::is_alphabetic) {
+                    let piece = &word[from..k];
+                    self.push_word(piece, base + start + from, is_plain(piece), out);
+                    from = k;
+                }
+                prev = Some(c);
+            }
+            let piece = &word[from..];
+            self.push_word(piece, base + start + from, is_plain(piece), out);
+        }
+    }
+
+    /// Splits one raw word (letters, digits, at most one apostrophe) into
+    /// tokens; `plain` is [`is_plain`] of `raw`.
+    fn push_word(&mut self, raw: &str, at: usize, plain: bool, out: &mut Vec<Token>) {
+        if plain {
+            // The common case: lower-cased in a reused buffer (a word
+            // already in lower case is interned as it stands).
+            let (word, key, kw) = if raw.bytes().any(|b| b.is_ascii_uppercase()) {
+                let mut lower = std::mem::take(&mut self.lower);
+                lower.clear();
+                lower.extend(raw.bytes().map(|b| char::from(b.to_ascii_lowercase())));
+                let ids = self.intern_word(&lower);
+                self.lower = lower;
+                ids
+            } else {
+                self.intern_word(raw)
+            };
+            out.push(Token {
+                word,
+                key,
+                kw,
+                span: at..at + raw.len(),
+                possessive: false,
+            });
+            return;
+        }
+        let lower = if raw.is_ascii() {
+            raw.to_ascii_lowercase()
+        } else {
+            raw.to_lowercase()
+        };
+        let apostrophe = lower.find(['\'', '\u{2019}']);
+        let Some(i) = apostrophe else {
+            self.push_norm(&lower, at..at + raw.len(), false, out);
+            return;
+        };
+        let (head, tail) = lower.split_at(i);
+        // `tail` starts with the apostrophe (one or three bytes).
+        let after: String = tail.chars().skip(1).collect();
+        if after == "t" && head.ends_with('n') && head.len() > 1 {
+            // `doesn't` -> `does` `not`; `can't` -> `ca` `not` is harmless.
+            let stem = &head[..head.len() - 1];
+            // The cut in the raw word (lower case may change byte lengths):
+            // just before the `n` that precedes the apostrophe.
+            let raw_apostrophe = raw.find(['\'', '\u{2019}']).unwrap_or(raw.len());
+            let cut = at + raw_apostrophe.saturating_sub(1);
+            self.push_norm(stem, at..cut, false, out);
+            self.push_norm("not", cut..at + raw.len(), false, out);
+            return;
+        }
+        let possessive = after.is_empty() || after == "s";
+        let word = if possessive {
+            Cow::Borrowed(head)
+        } else {
+            // `o'clock`, `O'Brien`: one word without the apostrophe.
+            Cow::Owned(format!("{head}{after}"))
+        };
+        if !word.is_empty() {
+            self.push_norm(&word, at..at + raw.len(), possessive, out);
+        }
+    }
+
+    fn push_norm(
+        &mut self,
+        norm: &str,
+        span: Range<usize>,
+        possessive: bool,
+        out: &mut Vec<Token>,
+    ) {
+        let (word, key, kw) = self.intern_word(norm);
+        out.push(Token {
+            word,
+            key,
+            kw,
+            span,
+            possessive,
+        });
+    }
+}
+
+/// The hash of a string for [`Lexicon`]'s table: a byte at a time through
+/// a rotate-xor-multiply (the FxHash step), the high half folded into the
+/// low one at the end because the table takes its bucket from the low bits
+/// and its tag from the high ones. Words are short and the table private,
+/// so a hash that resists chosen collisions buys nothing here; the text's
+/// size bounds the table.
+fn hash(bytes: &[u8]) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    let h = bytes.iter().fold(bytes.len() as u64, |h, &b| {
+        (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K)
+    });
+    h ^ (h >> 32)
+}
+
+/// Whether two strings are equal, compared a byte at a time in place
+/// (words are short: a call to the C library's `memcmp` costs more than
+/// the comparison).
+fn same(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
+/// Whether `raw` holds ASCII letters and digits only (no apostrophe).
+fn is_plain(raw: &str) -> bool {
+    raw.bytes().all(|b| b.is_ascii_alphanumeric())
+}
+
 /// What an ASCII byte is to the tokenizer: [`LOWER`] (a lower-case letter
-/// or a digit: a word already in its lower-case form), [`UPPER`], or 0 (a
-/// separator; the apostrophe is told apart where words are cut). [`DIGIT`]
-/// marks digits as well, for the letter-digit cut.
+/// or a digit), [`UPPER`], or 0 (a separator; the apostrophe is told apart
+/// where words are cut). [`DIGIT`] marks digits as well, for the
+/// letter-digit cut.
 const ASCII_CLASS: [u8; 128] = {
     let mut table = [0u8; 128];
     let mut b = 0;
@@ -104,149 +514,8 @@ const LOWER: u8 = 1;
 const UPPER: u8 = 2;
 const DIGIT: u8 = 4;
 /// A word holds an apostrophe or a character outside ASCII: it takes the
-/// general path of [`push_word`].
+/// general path of [`Lexicon::push_word`].
 const OTHER: u8 = 8;
-
-/// Cuts `text` into tokens; spans are offset by `base`.
-pub(crate) fn tokens(text: &str, base: usize) -> Vec<Token<'_>> {
-    let bytes = text.as_bytes();
-    let mut out = Vec::with_capacity(text.len() / 5 + 1);
-    // Invariant: `i` is on a char boundary. ASCII bytes are read through
-    // `ASCII_CLASS`; other characters are decoded.
-    let char_at = |i: usize| text[i..].chars().next().unwrap_or(' ');
-    let mut i = 0;
-    while i < bytes.len() {
-        let b = bytes[i];
-        if b.is_ascii() {
-            if ASCII_CLASS[usize::from(b)] == 0 {
-                i += 1;
-                continue;
-            }
-        } else {
-            let c = char_at(i);
-            if !c.is_alphanumeric() {
-                i += c.len_utf8();
-                continue;
-            }
-        }
-        // A word: letters, digits, combining marks, and one apostrophe.
-        let start = i;
-        let mut seen = 0u8;
-        let mut apostrophe = false;
-        while i < bytes.len() {
-            let b = bytes[i];
-            if b.is_ascii() {
-                let class = ASCII_CLASS[usize::from(b)];
-                if class != 0 {
-                    seen |= class;
-                } else if b == b'\'' && !apostrophe {
-                    apostrophe = true;
-                    seen |= OTHER;
-                } else {
-                    break;
-                }
-                i += 1;
-                continue;
-            }
-            let c = char_at(i);
-            let quote = c == '\u{2019}' && !apostrophe;
-            if quote || c.is_alphanumeric() || crate::puzzle::text::is_combining_mark(c) {
-                apostrophe |= quote;
-                seen |= OTHER;
-                i += c.len_utf8();
-            } else {
-                break;
-            }
-        }
-        let word = &text[start..i];
-        if seen & DIGIT == 0 {
-            push_word(word, base + start, seen & (UPPER | OTHER) == 0, &mut out);
-            continue;
-        }
-        // A letter followed by a digit starts a new token (`F150` and
-        // `F-150` are both `f`, `150`); `1st` stays one token.
-        let mut from = 0;
-        let mut prev: Option<char> = None;
-        for (k, c) in word.char_indices() {
-            if c.is_ascii_digit() && prev.is_some_and(char::is_alphabetic) {
-                let piece = &word[from..k];
-                push_word(piece, base + start + from, is_plain(piece), &mut out);
-                from = k;
-            }
-            prev = Some(c);
-        }
-        let piece = &word[from..];
-        push_word(piece, base + start + from, is_plain(piece), &mut out);
-    }
-    out
-}
-
-/// Whether `raw` is already its own lower-case form without an apostrophe:
-/// ASCII lower-case letters and digits only.
-fn is_plain(raw: &str) -> bool {
-    raw.bytes()
-        .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
-}
-
-/// Splits one raw word (letters, digits, at most one apostrophe) into
-/// tokens; `plain` is [`is_plain`] of `raw`.
-fn push_word<'s>(raw: &'s str, at: usize, plain: bool, out: &mut Vec<Token<'s>>) {
-    // The common case: a word without an apostrophe already in lower case
-    // borrows the text for both forms.
-    if plain {
-        out.push(Token {
-            norm: Word(Cow::Borrowed(raw)),
-            key: Word(key(raw)),
-            span: at..at + raw.len(),
-            possessive: false,
-        });
-        return;
-    }
-    let lower = if raw.is_ascii() {
-        raw.to_ascii_lowercase()
-    } else {
-        raw.to_lowercase()
-    };
-    let apostrophe = lower.find(['\'', '\u{2019}']);
-    let Some(i) = apostrophe else {
-        out.push(token(lower, at..at + raw.len(), false));
-        return;
-    };
-    let (head, tail) = lower.split_at(i);
-    // `tail` starts with the apostrophe (one or three bytes).
-    let after: String = tail.chars().skip(1).collect();
-    if after == "t" && head.ends_with('n') && head.len() > 1 {
-        // `doesn't` -> `does` `not`; `can't` -> `ca` `not` is harmless.
-        let stem = &head[..head.len() - 1];
-        // The cut in the raw word (lower case may change byte lengths):
-        // just before the `n` that precedes the apostrophe.
-        let raw_apostrophe = raw.find(['\'', '\u{2019}']).unwrap_or(raw.len());
-        let cut = at + raw_apostrophe.saturating_sub(1);
-        out.push(token(stem.to_owned(), at..cut, false));
-        out.push(token("not".to_owned(), cut..at + raw.len(), false));
-        return;
-    }
-    let possessive = after.is_empty() || after == "s";
-    let word = if possessive {
-        head.to_owned()
-    } else {
-        // `o'clock`, `O'Brien`: one word without the apostrophe.
-        format!("{head}{after}")
-    };
-    if !word.is_empty() {
-        out.push(token(word, at..at + raw.len(), possessive));
-    }
-}
-
-fn token(norm: String, span: Range<usize>, possessive: bool) -> Token<'static> {
-    let key = Word(Cow::Owned(key(&norm).into_owned()));
-    Token {
-        norm: Word(Cow::Owned(norm)),
-        key,
-        span,
-        possessive,
-    }
-}
 
 /// The canonical singular stem of a lower-case word: `horses` and `horse`
 /// are `hors`, `paints` and `painting` are `paint`, `British` and `brit` are
@@ -635,27 +904,34 @@ mod tests {
         assert_eq!(canonical("house"), None);
     }
 
+    /// The tokens of `text` and the lexicon that cut them.
+    fn cut(text: &str) -> (Lexicon, Vec<Token>) {
+        let mut lex = Lexicon::new();
+        let mut out = Vec::new();
+        lex.tokens(text, 0, &mut out);
+        (lex, out)
+    }
+
     fn norms(text: &str) -> Vec<String> {
-        tokens(text, 0)
-            .into_iter()
-            .map(|t| t.norm.into_owned())
-            .collect()
+        let (lex, t) = cut(text);
+        t.iter().map(|t| lex.text(t.word).to_owned()).collect()
     }
 
     #[test]
     fn splits_on_punctuation_and_marks_possessives() {
-        let t = tokens("The Norwegian's house, colonial-style.", 0);
-        let n: Vec<&str> = t.iter().map(|t| t.norm.as_str()).collect();
-        assert_eq!(n, ["the", "norwegian", "house", "colonial", "style"]);
+        let (_, t) = cut("The Norwegian's house, colonial-style.");
+        assert_eq!(
+            norms("The Norwegian's house, colonial-style."),
+            ["the", "norwegian", "house", "colonial", "style"]
+        );
         assert!(t[1].possessive);
         assert_eq!(t[1].span, 4..15);
     }
 
     #[test]
     fn capitals_and_curly_apostrophes_outside_ascii() {
-        let t = tokens("Ève’s CAFÉ doesn’t", 0);
-        let n: Vec<&str> = t.iter().map(|t| t.norm.as_str()).collect();
-        assert_eq!(n, ["ève", "café", "does", "not"]);
+        let (_, t) = cut("Ève’s CAFÉ doesn’t");
+        assert_eq!(norms("Ève’s CAFÉ doesn’t"), ["ève", "café", "does", "not"]);
         let spans: Vec<Range<usize>> = t.iter().map(|t| t.span.clone()).collect();
         assert_eq!(spans, [0..8, 9..14, 15..19, 19..24]);
         assert!(t[0].possessive && !t[1].possessive);
@@ -664,6 +940,32 @@ mod tests {
     #[test]
     fn contracted_not_becomes_its_own_token() {
         assert_eq!(norms("Eric doesn't live"), ["eric", "does", "not", "live"]);
+        let (_, t) = cut("Eric doesn't live");
+        assert_eq!(t[2].kw, Kw::Not);
+    }
+
+    #[test]
+    fn one_string_one_id() {
+        // `Horses`, `horses` and `horse` share a key; `horses` twice is one word.
+        let (lex, t) = cut("Horses horses horse HORSE");
+        assert_eq!(t[0].word, t[1].word);
+        assert_ne!(t[1].word, t[2].word);
+        assert_eq!(t[2].word, t[3].word);
+        assert!(t.iter().all(|x| x.key == t[0].key));
+        assert_eq!(lex.text(t[0].key), "hors");
+        assert_eq!(lex.find("horses"), Some(t[0].word));
+        assert_eq!(lex.find("zebra"), None);
+        // Long words that differ only in their last byte are two strings.
+        let (lex, t) = cut("neighbourhood neighbourhoods neighbourhoot");
+        assert_ne!(t[0].word, t[2].word);
+        assert_eq!(lex.text(t[2].word), "neighbourhoot");
+        assert_eq!(t[0].key, t[1].key);
+        let (lex, t) = cut("the third house, house 12");
+        assert_eq!(lex.ordinal(t[1].word), Some(3));
+        assert_eq!(lex.digits(t[4].word), Some(12));
+        assert_eq!(lex.cardinal(t[4].word), Some(12));
+        assert!(t[2].kw.is_house_noun() && t[3].kw == Kw::House);
+        assert_eq!(t[0].kw, Kw::Other);
     }
 
     #[test]
@@ -678,10 +980,8 @@ mod tests {
         assert_eq!(key("children"), "child");
         assert_eq!(key("glass"), "glass");
         assert_eq!(key("boxes"), "box");
-        let f150: Vec<String> = tokens("Ford F-150, ford f150", 0)
-            .into_iter()
-            .map(|t| t.key.into_owned())
-            .collect();
+        let (lex, t) = cut("Ford F-150, ford f150");
+        let f150: Vec<&str> = t.iter().map(|t| lex.text(t.key)).collect();
         assert_eq!(f150, ["ford", "f", "150", "ford", "f", "150"]);
     }
 
@@ -700,18 +1000,18 @@ mod tests {
     }
 
     #[test]
-    fn borrowed_keys_equal_the_owned_path() {
-        // The fast path (a lower-case word borrows the text) and the general
-        // path (the word lower-cased into a new string) give the same forms.
+    fn capitalised_words_key_as_lower_case_ones() {
+        // The fast path (an ASCII word lower-cased in the buffer) and the
+        // general path (a word with an apostrophe or outside ASCII) give the
+        // forms `key` gives the lower-case word.
         for w in [
             "horses", "Horses", "lilies", "Lilies", "dancing", "Dancing", "british", "British",
-            "children", "Children", "glass", "boxes", "feb", "February",
+            "children", "Children", "glass", "boxes", "feb", "February", "ÉCOLES",
         ] {
-            let t = &tokens(w, 0)[0];
-            assert_eq!(t.norm.as_str(), w.to_lowercase());
-            assert_eq!(t.key.as_str(), key(&w.to_lowercase()), "{w}");
+            let (lex, t) = cut(w);
+            assert_eq!(lex.text(t[0].word), w.to_lowercase());
+            assert_eq!(lex.text(t[0].key), key(&w.to_lowercase()), "{w}");
         }
-        assert_eq!(key("Horses".to_lowercase().as_str()), key("horses"));
         // Filtered prefixes still reach the long matches.
         assert_eq!(key("swedish"), "swede");
         assert_eq!(singular("wolves"), "wolf");
