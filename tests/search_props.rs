@@ -18,6 +18,10 @@
 //!   `min(1, n)` solutions of the all-solutions list;
 //! * the `Solver::solutions` iterator yields the all-solutions list.
 //!
+//! The searches that restart (with nogoods recorded at each restart) are
+//! checked the same way, with runs of one or two failed leaves so that
+//! small models restart often.
+//!
 //! One `Solver` serves all of a model's searches, so these also claim that a
 //! solver is reusable. A second property mixes a user propagator ([`SumIs`],
 //! `x + y = k` on bounds) into the random models.
@@ -26,8 +30,8 @@ use std::num::NonZeroUsize;
 
 use bitfd::propagator::{Ctx, Event, Propagation, Propagator, Status, Subscriptions};
 use bitfd::{
-    ConstraintId, Domain, Mode, Model, ModelError, SearchOptions, SearchStatus, Solver, Strength,
-    ValueOrder, VarId, VarOrder,
+    ConstraintId, Domain, Mode, Model, ModelError, Restarts, SearchOptions, SearchStatus, Solver,
+    Strength, ValueOrder, VarId, VarOrder,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -47,14 +51,22 @@ fn config() -> ProptestConfig {
 }
 
 /// The variable orders, each with reasoning from the last conflict off
-/// and, for the two that search hard instances, on.
-const VAR_ORDERS: [(VarOrder, bool); 6] = [
-    (VarOrder::FirstFail, false),
-    (VarOrder::InputOrder, false),
-    (VarOrder::LargestDomain, false),
-    (VarOrder::DomWdeg, false),
-    (VarOrder::FirstFail, true),
-    (VarOrder::DomWdeg, true),
+/// and, for the two that search hard instances, on; and the restarts,
+/// with runs short enough to restart on small models.
+const VAR_ORDERS: [(VarOrder, bool, Restarts); 9] = [
+    (VarOrder::FirstFail, false, Restarts::Off),
+    (VarOrder::InputOrder, false, Restarts::Off),
+    (VarOrder::LargestDomain, false, Restarts::Off),
+    (VarOrder::DomWdeg, false, Restarts::Off),
+    (VarOrder::FirstFail, true, Restarts::Off),
+    (VarOrder::DomWdeg, true, Restarts::Off),
+    (VarOrder::DomWdeg, true, Restarts::Geometric { first: 1 }),
+    (VarOrder::DomWdeg, false, Restarts::Luby { unit: 1 }),
+    (
+        VarOrder::InputOrder,
+        false,
+        Restarts::Geometric { first: 2 },
+    ),
 ];
 
 const VALUE_ORDERS: [ValueOrder; 3] = [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split];
@@ -345,13 +357,16 @@ fn check_searches(case: &RandomModel) -> Result<(), TestCaseError> {
     let expected = case.brute_force();
     let n = expected.len();
     let mut solver = Solver::new(&model);
-    for (var_order, last_conflict) in VAR_ORDERS {
+    for (var_order, last_conflict, restarts) in VAR_ORDERS {
         for value_order in VALUE_ORDERS {
             let opts = SearchOptions::default()
                 .var_order(var_order)
                 .value_order(value_order)
-                .last_conflict(last_conflict);
-            let at = format!("{var_order} / {value_order} / last conflict {last_conflict}");
+                .last_conflict(last_conflict)
+                .restarts(restarts);
+            let at = format!(
+                "{var_order} / {value_order} / last conflict {last_conflict} / {restarts:?}"
+            );
 
             let all = solver.all(&opts);
             prop_assert_eq!(all.status, SearchStatus::Complete, "{}", at);

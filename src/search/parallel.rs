@@ -158,6 +158,7 @@ impl Solver {
             || options.node_limit.is_some()
             || options.var_order == VarOrder::DomWdeg
             || options.last_conflict
+            || options.restarts.is_on()
         {
             return self.count(options);
         }
