@@ -607,7 +607,7 @@ pub(crate) struct SearchArgs {
 
     /// The failed leaves of the first run with --restarts geometric (each
     /// run after has 1.5 times as many), or of a unit with --restarts luby.
-    #[arg(long, value_name = "N", default_value_t = 100)]
+    #[arg(long, value_name = "N", default_value_t = 10)]
     restart_first: u64,
 }
 
@@ -710,6 +710,11 @@ impl SearchArgs {
     /// Whether `--restarts` was given.
     pub(crate) fn restarts_chosen(&self) -> bool {
         self.restarts.is_some()
+    }
+
+    /// `--restart-first`.
+    pub(crate) fn restart_first(&self) -> u64 {
+        self.restart_first
     }
 
     /// Whether `--last-conflict` was given.
