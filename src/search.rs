@@ -55,6 +55,7 @@ use crate::model::{Model, Names};
 use crate::observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer, SearchStatus};
 
 mod parallel;
+mod probe;
 mod restarts;
 mod weights;
 
@@ -161,6 +162,12 @@ pub struct SearchOptions {
     /// default. A [tree](crate::Tree) of a search that restarts has a root
     /// for each run.
     pub restarts: Restarts,
+    /// Singleton probing at the root: before the first branch, every value
+    /// of every open variable is tried, and those whose propagation fails
+    /// are removed, until none is (the root is then singleton
+    /// consistent). Probes are not nodes; their propagator runs count.
+    /// For hard instances; off by default.
+    pub probe: bool,
 }
 
 impl SearchOptions {
@@ -242,6 +249,37 @@ impl SearchOptions {
     #[must_use]
     pub fn restarts(mut self, restarts: Restarts) -> SearchOptions {
         self.restarts = restarts;
+        self
+    }
+
+    /// Turns singleton probing at the root on or off (see
+    /// [`SearchOptions::probe`](#structfield.probe)).
+    ///
+    /// ```
+    /// use bitfd::{Model, SearchOptions, Solver};
+    ///
+    /// // A triangle to colour with two colours: pairwise `!=` prunes
+    /// // nothing until a vertex is coloured, so the search branches; each
+    /// // probe fails, and the root with it.
+    /// let mut m = Model::new();
+    /// let x = m.int_var("x", 0, 1)?;
+    /// let y = m.int_var("y", 0, 1)?;
+    /// let z = m.int_var("z", 0, 1)?;
+    /// m.not_equal(x, y)?;
+    /// m.not_equal(y, z)?;
+    /// m.not_equal(x, z)?;
+    /// let plain = Solver::new(&m).all(&SearchOptions::default());
+    /// let probed = Solver::new(&m).all(&SearchOptions::default().probe(true));
+    /// assert_eq!(plain.stats.solutions, 0);
+    /// assert!(plain.stats.nodes > 1);
+    /// assert_eq!(probed.stats.solutions, 0);
+    /// assert_eq!(probed.stats.nodes, 1);
+    /// assert!(probed.root_failure.is_some());
+    /// # Ok::<(), bitfd::ModelError>(())
+    /// ```
+    #[must_use]
+    pub fn probe(mut self, on: bool) -> SearchOptions {
+        self.probe = on;
         self
     }
 }
@@ -482,6 +520,8 @@ pub struct Solver {
     nogoods: Nogoods,
     /// Where the search is in its restart schedule.
     schedule: Schedule,
+    /// A state for [`SearchOptions::probe`]'s probes.
+    probes: Vec<u64>,
     next: Next,
     stats: Stats,
     started: Option<Instant>,
@@ -504,6 +544,7 @@ impl Solver {
             path: Vec::new(),
             nogoods: Nogoods::default(),
             schedule: Schedule::default(),
+            probes: Vec::new(),
             next: Next::Done(SearchStatus::Complete),
             stats: Stats::default(),
             started: None,
@@ -691,9 +732,15 @@ impl Solver {
             self.weights.start(&self.engine);
         }
         self.last_conflict = None;
-        self.path.clear();
-        self.nogoods.start(self.engine.len());
-        self.schedule = Schedule::start(options.restarts);
+        // Only a search that restarts lays out the nogoods' storage.
+        if options.restarts.is_on() {
+            self.path.clear();
+            self.nogoods.start(self.engine.len());
+            self.schedule = Schedule::start(options.restarts);
+        } else {
+            self.nogoods.forget();
+            self.schedule = Schedule::default();
+        }
         self.started = options.time_limit.map(|_| Instant::now());
         self.next = Next::Visit {
             decision: None,
@@ -776,6 +823,7 @@ impl Solver {
             path,
             nogoods,
             schedule,
+            probes,
             ..
         } = self;
         let (current, run) = engine.running();
@@ -788,6 +836,8 @@ impl Solver {
             weights,
             last_conflict,
             nogoods,
+            probes,
+            more: options.has_more(),
         };
         // Where the level of the node being opened starts.
         let mut at = frames.len() * width;
@@ -921,6 +971,8 @@ impl Solver {
             weights: &mut self.weights,
             last_conflict: &mut self.last_conflict,
             nogoods: &mut self.nogoods,
+            probes: &mut self.probes,
+            more: self.options.has_more(),
         };
         opener.open(state, depth, decision, observer)
     }
@@ -935,6 +987,12 @@ impl SearchOptions {
     /// Whether a node or time limit is set.
     fn is_limited(&self) -> bool {
         self.node_limit.is_some() || self.time_limit.is_some()
+    }
+
+    /// Whether a node has more to do than propagate and branch: restarts
+    /// (the nogoods) or probing are on.
+    fn has_more(&self) -> bool {
+        self.restarts.is_on() || self.probe
     }
 }
 
@@ -968,6 +1026,10 @@ struct Opener<'s> {
     weights: &'s mut Weights,
     last_conflict: &'s mut Option<u32>,
     nogoods: &'s mut Nogoods,
+    probes: &'s mut Vec<u64>,
+    /// Whether restarts or probing are on: a node then has more to do
+    /// after its propagation.
+    more: bool,
 }
 
 impl Opener<'_> {
@@ -988,18 +1050,17 @@ impl Opener<'_> {
         self.stats.max_depth = self.stats.max_depth.max(depth);
         let branch = decision;
         let decision = decision.map(|b| (self.run.var_at(b.var as usize), b.keep));
-        let learnt = self.nogoods.is_active();
-        if learnt {
+        // One test a node when neither restarts nor probing is on.
+        let more = self.more;
+        if more && self.nogoods.is_active() {
             self.nogoods.before_node(&mut self.run, state);
         }
-        let mut result = self
-            .run
-            .propagate_after(state, decision, observer)
-            .map_err(Failure::Constraint);
-        if learnt && result.is_ok() {
-            result = self.nogoods.propagate(&mut self.run, state, observer);
-        }
-        if let Err(failure) = result {
+        let failure = match self.run.propagate_after(state, decision, observer) {
+            Err(by) => Some(Failure::Constraint(by)),
+            Ok(()) if more => self.after_propagation(state, id, observer).err(),
+            Ok(()) => None,
+        };
+        if let Some(failure) = failure {
             if self.options.last_conflict {
                 // A failed left branch (`=` or `<=`) names the variable.
                 if let Some(b) = branch.filter(|b| matches!(b.op, DecisionOp::Eq | DecisionOp::Le))
@@ -1033,6 +1094,28 @@ impl Opener<'_> {
                 Opened::Choice(branch)
             }
         }
+    }
+
+    /// What follows a node's propagation with restarts or probing on: the
+    /// nogoods' propagation, and the probes at the search's root (node
+    /// `id` 0; not a later run's).
+    #[inline(never)]
+    fn after_propagation<O: Observer>(
+        &mut self,
+        state: &mut [u64],
+        id: u64,
+        observer: &mut O,
+    ) -> Result<(), Failure> {
+        if self.nogoods.is_active() {
+            self.nogoods.propagate(&mut self.run, state, observer)?;
+        }
+        if self.options.probe && id == 0 {
+            let mut probes = std::mem::take(self.probes);
+            let probed = self.probe(state, &mut probes, observer);
+            *self.probes = probes;
+            probed?;
+        }
+        Ok(())
     }
 
     /// The left branch at the node whose state is `state`, or `None` when

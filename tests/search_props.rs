@@ -20,7 +20,7 @@
 //!
 //! The searches that restart (with nogoods recorded at each restart) are
 //! checked the same way, with runs of one or two failed leaves so that
-//! small models restart often.
+//! small models restart often, and so are searches that probe the root.
 //!
 //! One `Solver` serves all of a model's searches, so these also claim that a
 //! solver is reusable. A second property mixes a user propagator ([`SumIs`],
@@ -51,21 +51,35 @@ fn config() -> ProptestConfig {
 }
 
 /// The variable orders, each with reasoning from the last conflict off
-/// and, for the two that search hard instances, on; and the restarts,
-/// with runs short enough to restart on small models.
-const VAR_ORDERS: [(VarOrder, bool, Restarts); 9] = [
-    (VarOrder::FirstFail, false, Restarts::Off),
-    (VarOrder::InputOrder, false, Restarts::Off),
-    (VarOrder::LargestDomain, false, Restarts::Off),
-    (VarOrder::DomWdeg, false, Restarts::Off),
-    (VarOrder::FirstFail, true, Restarts::Off),
-    (VarOrder::DomWdeg, true, Restarts::Off),
-    (VarOrder::DomWdeg, true, Restarts::Geometric { first: 1 }),
-    (VarOrder::DomWdeg, false, Restarts::Luby { unit: 1 }),
+/// and, for the two that search hard instances, on; the restarts, with
+/// runs short enough to restart on small models; and singleton probing at
+/// the root (last).
+const VAR_ORDERS: [(VarOrder, bool, Restarts, bool); 11] = [
+    (VarOrder::FirstFail, false, Restarts::Off, false),
+    (VarOrder::InputOrder, false, Restarts::Off, false),
+    (VarOrder::LargestDomain, false, Restarts::Off, false),
+    (VarOrder::DomWdeg, false, Restarts::Off, false),
+    (VarOrder::FirstFail, true, Restarts::Off, false),
+    (VarOrder::DomWdeg, true, Restarts::Off, false),
+    (
+        VarOrder::DomWdeg,
+        true,
+        Restarts::Geometric { first: 1 },
+        false,
+    ),
+    (VarOrder::DomWdeg, false, Restarts::Luby { unit: 1 }, false),
     (
         VarOrder::InputOrder,
         false,
         Restarts::Geometric { first: 2 },
+        false,
+    ),
+    (VarOrder::FirstFail, false, Restarts::Off, true),
+    (
+        VarOrder::DomWdeg,
+        true,
+        Restarts::Geometric { first: 1 },
+        true,
     ),
 ];
 
@@ -357,15 +371,17 @@ fn check_searches(case: &RandomModel) -> Result<(), TestCaseError> {
     let expected = case.brute_force();
     let n = expected.len();
     let mut solver = Solver::new(&model);
-    for (var_order, last_conflict, restarts) in VAR_ORDERS {
+    for (var_order, last_conflict, restarts, probe) in VAR_ORDERS {
         for value_order in VALUE_ORDERS {
             let opts = SearchOptions::default()
                 .var_order(var_order)
                 .value_order(value_order)
                 .last_conflict(last_conflict)
-                .restarts(restarts);
+                .restarts(restarts)
+                .probe(probe);
             let at = format!(
-                "{var_order} / {value_order} / last conflict {last_conflict} / {restarts:?}"
+                "{var_order} / {value_order} / last conflict {last_conflict} / {restarts:?} / \
+                 probe {probe}"
             );
 
             let all = solver.all(&opts);

@@ -609,6 +609,12 @@ pub(crate) struct SearchArgs {
     /// run after has 1.5 times as many), or of a unit with --restarts luby.
     #[arg(long, value_name = "N", default_value_t = 10)]
     restart_first: u64,
+
+    /// Before the first branch, try every value of every open variable and
+    /// remove those whose propagation fails, until none does (singleton
+    /// probing) [default: off; sudoku: on for 25x25 and larger].
+    #[arg(long, value_enum, value_name = "WHEN")]
+    probe: Option<ProbeArg>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -644,6 +650,14 @@ enum VarOrderArg {
     /// The smallest domain per conflict weight (dom/wdeg): learns which
     /// constraints fail; for hard instances.
     DomWdeg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ProbeArg {
+    /// Probe every value at the root.
+    On,
+    /// Branch from the root's propagation.
+    Off,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -699,6 +713,7 @@ impl SearchArgs {
                     unit: self.restart_first,
                 },
             },
+            probe: self.probe == Some(ProbeArg::On),
         }
     }
 
@@ -710,6 +725,11 @@ impl SearchArgs {
     /// Whether `--restarts` was given.
     pub(crate) fn restarts_chosen(&self) -> bool {
         self.restarts.is_some()
+    }
+
+    /// Whether `--probe` was given.
+    pub(crate) fn probe_chosen(&self) -> bool {
+        self.probe.is_some()
     }
 
     /// `--restart-first`.

@@ -119,6 +119,9 @@ fn solve_board(args: &SudokuArgs, board: &Board) -> Solved {
         if !args.search.last_conflict_chosen() {
             options.last_conflict = true;
         }
+        if !args.search.probe_chosen() {
+            options.probe = true;
+        }
         if !args.search.restarts_chosen() {
             options.restarts = Restarts::Geometric {
                 first: args.search.restart_first(),

@@ -220,6 +220,13 @@ impl Nogoods {
         self.full = false;
     }
 
+    /// Forgets every nogood, keeping the storage: a search that does not
+    /// restart.
+    pub(super) fn forget(&mut self) {
+        self.starts.truncate(1);
+        self.units.clear();
+    }
+
     /// Whether there is something to propagate: a nogood kept, or a unit
     /// for the root.
     #[inline(always)]
