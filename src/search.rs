@@ -802,6 +802,22 @@ impl Solver {
     /// right branch, which so needs no copy. Every step leaves the last
     /// node's state in the engine too.
     fn step<O: Observer>(&mut self, observer: &mut O, through: bool) -> Result<(), SearchStatus> {
+        // A loop of its own for restarts and probing, so that a search
+        // without them tests neither at every node.
+        if self.options.has_more() {
+            self.run_step::<O, true>(observer, through)
+        } else {
+            self.run_step::<O, false>(observer, through)
+        }
+    }
+
+    /// [`Solver::step`], with `MORE` the options' `has_more`.
+    #[inline(always)]
+    fn run_step<O: Observer, const MORE: bool>(
+        &mut self,
+        observer: &mut O,
+        through: bool,
+    ) -> Result<(), SearchStatus> {
         // Where the search is, kept in locals while it runs (in `self.next`
         // only between steps), so that going from node to node is a jump.
         let next = self.next;
@@ -827,7 +843,7 @@ impl Solver {
             ..
         } = self;
         let (current, run) = engine.running();
-        let restarting = options.restarts.is_on();
+        let restarting = MORE && options.restarts.is_on();
         let mut opener = Opener {
             run,
             stats,
@@ -837,7 +853,7 @@ impl Solver {
             last_conflict,
             nogoods,
             probes,
-            more: options.has_more(),
+            more: MORE,
         };
         // Where the level of the node being opened starts.
         let mut at = frames.len() * width;
