@@ -622,7 +622,7 @@ fn the_large_board_search_proves_the_quick_large_boards_unique() {
         .var_order(VarOrder::DomWdeg)
         .last_conflict(true)
         .node_limit(200_000);
-    let with = without.restarts(Restarts::Geometric { first: 10 });
+    let with = without.restarts(Restarts::Geometric { first: 20 });
     for id in [
         "m404-25-lowPairUnavoidable1",
         "m404-25-minimal2",

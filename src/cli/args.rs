@@ -607,7 +607,7 @@ pub(crate) struct SearchArgs {
 
     /// The failed leaves of the first run with --restarts geometric (each
     /// run after has 1.5 times as many), or of a unit with --restarts luby.
-    #[arg(long, value_name = "N", default_value_t = 10)]
+    #[arg(long, value_name = "N", default_value_t = 20)]
     restart_first: u64,
 
     /// Before the first branch, try every value of every open variable and
