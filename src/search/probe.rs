@@ -104,7 +104,7 @@ mod tests {
                     }
                     probe.restrict(vars[i], Domain::singleton(v));
                     if probe.propagate().is_err() {
-                        doms[i] = doms[i] & !Domain::singleton(v);
+                        doms[i] &= !Domain::singleton(v);
                         removed = true;
                     }
                 }
