@@ -612,8 +612,9 @@ fn views_propagation_keeps_the_stated_solution_of_every_large_board() {
 fn the_large_board_search_proves_the_quick_large_boards_unique() {
     // The large boards that take `bitfd sudoku`'s large-board search
     // (box-line, dom/wdeg, the last conflict, and now restarts with
-    // nogoods) well under a second: with and without the dual viewpoints,
-    // and with and without the restarts, each solves to its stated
+    // nogoods and probing at the root) well under a second: with and
+    // without the dual viewpoints, and with and without the restarts and
+    // the probing, each solves to its stated
     // solution and is proven unique, as its source says, within a node
     // budget far above what they need. A search that restarts gives the
     // same statistics on a second run.
@@ -622,7 +623,9 @@ fn the_large_board_search_proves_the_quick_large_boards_unique() {
         .var_order(VarOrder::DomWdeg)
         .last_conflict(true)
         .node_limit(200_000);
-    let with = without.restarts(Restarts::Geometric { first: 20 });
+    let with = without
+        .restarts(Restarts::Geometric { first: 20 })
+        .probe(true);
     for id in [
         "m404-25-lowPairUnavoidable1",
         "m404-25-minimal2",
