@@ -70,7 +70,8 @@ pub use model::{
 };
 pub use observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer, SearchStatus};
 pub use search::{
-    Mode, Outcome, SearchOptions, Solution, Solutions, Solver, Stats, ValueOrder, VarOrder, solve,
+    Mode, Outcome, Restarts, SearchOptions, Solution, Solutions, Solver, Stats, ValueOrder,
+    VarOrder, solve,
 };
 pub use trace::{Profile, ProfileRow, Removal, Step, StepKind, Trace};
 pub use tree::{Tree, TreeSettings, TreeStats, Unexplored};

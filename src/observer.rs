@@ -112,7 +112,8 @@ pub enum NodeKind {
     },
     /// Propagation found a conflict; `by` is the constraint that found it
     /// (`None` for a decision that emptied a domain by itself, which the
-    /// built-in branchings never make).
+    /// built-in branchings never make, or for a nogood recorded at a
+    /// restart, [`SearchOptions::restarts`](crate::SearchOptions::restarts)).
     Failed {
         /// The constraint that failed.
         by: Option<ConstraintId>,

@@ -55,8 +55,12 @@ use crate::model::{Model, Names};
 use crate::observer::{Decision, DecisionOp, Node, NodeId, NodeKind, Observer, SearchStatus};
 
 mod parallel;
+mod probe;
+mod restarts;
 mod weights;
 
+pub use restarts::Restarts;
+use restarts::{Failure, Nogoods, Schedule};
 use weights::Weights;
 
 /// Which unfixed variable to branch on.
@@ -150,6 +154,20 @@ pub struct SearchOptions {
     /// failure. Often a much smaller tree on hard instances with
     /// [`VarOrder::DomWdeg`]; off by default, as it changes the tree.
     pub last_conflict: bool,
+    /// Restarts, each recording what the run before refuted as nogoods
+    /// (see [`Restarts`]): the search goes back to the root after a number
+    /// of failed leaves, keeping its conflict weights, and never searches
+    /// the same part of the tree twice, so it stays complete and counts
+    /// stay exact. For hard instances with [`VarOrder::DomWdeg`]; off by
+    /// default. A [tree](crate::Tree) of a search that restarts has a root
+    /// for each run.
+    pub restarts: Restarts,
+    /// Singleton probing at the root: before the first branch, every value
+    /// of every open variable is tried, and those whose propagation fails
+    /// are removed, until none is (the root is then singleton
+    /// consistent). Probes are not nodes; their propagator runs count.
+    /// For hard instances; off by default.
+    pub probe: bool,
 }
 
 impl SearchOptions {
@@ -201,6 +219,67 @@ impl SearchOptions {
     #[must_use]
     pub fn last_conflict(mut self, on: bool) -> SearchOptions {
         self.last_conflict = on;
+        self
+    }
+
+    /// Sets the restarts (see
+    /// [`SearchOptions::restarts`](#structfield.restarts)).
+    ///
+    /// ```
+    /// use bitfd::{Model, Restarts, SearchOptions, Solver, Strength, VarOrder};
+    ///
+    /// // Six queens, one a row: 4 solutions (OEIS A000170).
+    /// let mut m = Model::new();
+    /// let rows: Vec<_> = (0..6)
+    ///     .map(|i| m.int_var(&format!("row {i}"), 0, 5))
+    ///     .collect::<Result<_, _>>()?;
+    /// let up: Vec<i64> = (0..6).collect();
+    /// let down: Vec<i64> = (0..6).map(|i| 5 - i).collect();
+    /// m.all_different(&rows, Strength::Value)?;
+    /// m.all_different_offsets(&rows, &up, Strength::Value)?;
+    /// m.all_different_offsets(&rows, &down, Strength::Value)?;
+    /// let options = SearchOptions::default()
+    ///     .var_order(VarOrder::DomWdeg)
+    ///     .restarts(Restarts::Geometric { first: 2 });
+    /// let mut solver = Solver::new(&m);
+    /// assert_eq!(solver.count(&options).stats.solutions, 4);
+    /// assert!(solver.restarts() > 0);
+    /// # Ok::<(), bitfd::ModelError>(())
+    /// ```
+    #[must_use]
+    pub fn restarts(mut self, restarts: Restarts) -> SearchOptions {
+        self.restarts = restarts;
+        self
+    }
+
+    /// Turns singleton probing at the root on or off (see
+    /// [`SearchOptions::probe`](#structfield.probe)).
+    ///
+    /// ```
+    /// use bitfd::{Model, SearchOptions, Solver};
+    ///
+    /// // A triangle to colour with two colours: pairwise `!=` prunes
+    /// // nothing until a vertex is coloured, so the search branches; each
+    /// // probe fails, and the root with it.
+    /// let mut m = Model::new();
+    /// let x = m.int_var("x", 0, 1)?;
+    /// let y = m.int_var("y", 0, 1)?;
+    /// let z = m.int_var("z", 0, 1)?;
+    /// m.not_equal(x, y)?;
+    /// m.not_equal(y, z)?;
+    /// m.not_equal(x, z)?;
+    /// let plain = Solver::new(&m).all(&SearchOptions::default());
+    /// let probed = Solver::new(&m).all(&SearchOptions::default().probe(true));
+    /// assert_eq!(plain.stats.solutions, 0);
+    /// assert!(plain.stats.nodes > 1);
+    /// assert_eq!(probed.stats.solutions, 0);
+    /// assert_eq!(probed.stats.nodes, 1);
+    /// assert!(probed.root_failure.is_some());
+    /// # Ok::<(), bitfd::ModelError>(())
+    /// ```
+    #[must_use]
+    pub fn probe(mut self, on: bool) -> SearchOptions {
+        self.probe = on;
         self
     }
 }
@@ -358,8 +437,9 @@ impl Branch {
 
 /// What a node turned out to be once propagated ([`Solver::open`]).
 enum Opened {
-    /// A failed leaf: the constraint that found the conflict.
-    Failed(ConstraintId),
+    /// A failed leaf: the constraint that found the conflict (`None` for
+    /// a recorded nogood).
+    Failed(Option<ConstraintId>),
     /// A solution leaf: every variable is fixed.
     Solution,
     /// A choice node, with its left branch.
@@ -433,6 +513,15 @@ pub struct Solver {
     /// The variable of the last failed left branch since the search
     /// started, for [`SearchOptions::last_conflict`].
     last_conflict: Option<u32>,
+    /// With [`SearchOptions::restarts`]: the decisions from the root to
+    /// the node being opened (empty otherwise).
+    path: Vec<Branch>,
+    /// The nogoods recorded at the restarts.
+    nogoods: Nogoods,
+    /// Where the search is in its restart schedule.
+    schedule: Schedule,
+    /// A state for [`SearchOptions::probe`]'s probes.
+    probes: Vec<u64>,
     next: Next,
     stats: Stats,
     started: Option<Instant>,
@@ -452,6 +541,10 @@ impl Solver {
             frames: Vec::new(),
             weights: Weights::default(),
             last_conflict: None,
+            path: Vec::new(),
+            nogoods: Nogoods::default(),
+            schedule: Schedule::default(),
+            probes: Vec::new(),
             next: Next::Done(SearchStatus::Complete),
             stats: Stats::default(),
             started: None,
@@ -639,6 +732,15 @@ impl Solver {
             self.weights.start(&self.engine);
         }
         self.last_conflict = None;
+        // Only a search that restarts lays out the nogoods' storage.
+        if options.restarts.is_on() {
+            self.path.clear();
+            self.nogoods.start(self.engine.len());
+            self.schedule = Schedule::start(options.restarts);
+        } else {
+            self.nogoods.forget();
+            self.schedule = Schedule::default();
+        }
         self.started = options.time_limit.map(|_| Instant::now());
         self.next = Next::Visit {
             decision: None,
@@ -700,6 +802,22 @@ impl Solver {
     /// right branch, which so needs no copy. Every step leaves the last
     /// node's state in the engine too.
     fn step<O: Observer>(&mut self, observer: &mut O, through: bool) -> Result<(), SearchStatus> {
+        // A loop of its own for restarts and probing, so that a search
+        // without them tests neither at every node.
+        if self.options.has_more() {
+            self.run_step::<O, true>(observer, through)
+        } else {
+            self.run_step::<O, false>(observer, through)
+        }
+    }
+
+    /// [`Solver::step`], with `MORE` the options' `has_more`.
+    #[inline(always)]
+    fn run_step<O: Observer, const MORE: bool>(
+        &mut self,
+        observer: &mut O,
+        through: bool,
+    ) -> Result<(), SearchStatus> {
         // Where the search is, kept in locals while it runs (in `self.next`
         // only between steps), so that going from node to node is a jump.
         let next = self.next;
@@ -718,9 +836,14 @@ impl Solver {
             root_failure,
             weights,
             last_conflict,
+            path,
+            nogoods,
+            schedule,
+            probes,
             ..
         } = self;
         let (current, run) = engine.running();
+        let restarting = MORE && options.restarts.is_on();
         let mut opener = Opener {
             run,
             stats,
@@ -728,6 +851,9 @@ impl Solver {
             options,
             weights,
             last_conflict,
+            nogoods,
+            probes,
+            more: MORE,
         };
         // Where the level of the node being opened starts.
         let mut at = frames.len() * width;
@@ -747,6 +873,24 @@ impl Solver {
                 };
                 at -= width;
                 (parent, decision, depth) = (Some(frame.node), Some(frame.right), frame.depth + 1);
+                if restarting {
+                    path.truncate(frame.depth as usize);
+                    path.push(frame.right);
+                    let failures = opener.stats.failures;
+                    // What this run refuted is recorded against the root's
+                    // state, from which the next run starts.
+                    if schedule.is_due(failures)
+                        && opener
+                            .nogoods
+                            .record(path, opener.run.domain_bits(&states[..width]))
+                    {
+                        schedule.restarted(opener.options.restarts, failures);
+                        frames.clear();
+                        path.clear();
+                        at = 0;
+                        (parent, decision, depth) = (None, None, 0);
+                    }
+                }
             }
             let state = &mut states[at..at + width];
             let limit = limited
@@ -771,7 +915,7 @@ impl Solver {
             };
             let branch = match opener.open(state, depth, decision, observer) {
                 Opened::Failed(by) => {
-                    observer.node(&node(NodeKind::Failed { by: Some(by) }));
+                    observer.node(&node(NodeKind::Failed { by }));
                     backtrack = true;
                     continue;
                 }
@@ -797,6 +941,9 @@ impl Solver {
                 depth,
                 right: branch.negate(),
             });
+            if restarting {
+                path.push(branch);
+            }
             let up = at + width;
             if states.len() >= up + width {
                 states.copy_within(at..up, up);
@@ -839,6 +986,9 @@ impl Solver {
             options: &self.options,
             weights: &mut self.weights,
             last_conflict: &mut self.last_conflict,
+            nogoods: &mut self.nogoods,
+            probes: &mut self.probes,
+            more: self.options.has_more(),
         };
         opener.open(state, depth, decision, observer)
     }
@@ -853,6 +1003,12 @@ impl SearchOptions {
     /// Whether a node or time limit is set.
     fn is_limited(&self) -> bool {
         self.node_limit.is_some() || self.time_limit.is_some()
+    }
+
+    /// Whether a node has more to do than propagate and branch: restarts
+    /// (the nogoods) or probing are on.
+    fn has_more(&self) -> bool {
+        self.restarts.is_on() || self.probe
     }
 }
 
@@ -885,6 +1041,11 @@ struct Opener<'s> {
     options: &'s SearchOptions,
     weights: &'s mut Weights,
     last_conflict: &'s mut Option<u32>,
+    nogoods: &'s mut Nogoods,
+    probes: &'s mut Vec<u64>,
+    /// Whether restarts or probing are on: a node then has more to do
+    /// after its propagation.
+    more: bool,
 }
 
 impl Opener<'_> {
@@ -905,7 +1066,17 @@ impl Opener<'_> {
         self.stats.max_depth = self.stats.max_depth.max(depth);
         let branch = decision;
         let decision = decision.map(|b| (self.run.var_at(b.var as usize), b.keep));
-        if let Err(by) = self.run.propagate_after(state, decision, observer) {
+        // One test a node when neither restarts nor probing is on.
+        let more = self.more;
+        if more && self.nogoods.is_active() {
+            self.nogoods.before_node(&mut self.run, state);
+        }
+        let failure = match self.run.propagate_after(state, decision, observer) {
+            Err(by) => Some(Failure::Constraint(by)),
+            Ok(()) if more => self.after_propagation(state, id, observer).err(),
+            Ok(()) => None,
+        };
+        if let Some(failure) = failure {
             if self.options.last_conflict {
                 // A failed left branch (`=` or `<=`) names the variable.
                 if let Some(b) = branch.filter(|b| matches!(b.op, DecisionOp::Eq | DecisionOp::Le))
@@ -914,11 +1085,18 @@ impl Opener<'_> {
                 }
             }
             self.stats.failures += 1;
+            let by = match failure {
+                Failure::Constraint(by) => Some(by),
+                Failure::Nogood(_) => None,
+            };
             if id == 0 {
-                *self.root_failure = Some(by);
+                *self.root_failure = by;
             }
             if self.options.var_order == VarOrder::DomWdeg {
-                self.weights.failed(by);
+                match failure {
+                    Failure::Constraint(by) => self.weights.failed(by),
+                    Failure::Nogood(c) => self.weights.failed_vars(self.nogoods.vars_of(c)),
+                }
             }
             return Opened::Failed(by);
         }
@@ -932,6 +1110,28 @@ impl Opener<'_> {
                 Opened::Choice(branch)
             }
         }
+    }
+
+    /// What follows a node's propagation with restarts or probing on: the
+    /// nogoods' propagation, and the probes at the search's root (node
+    /// `id` 0; not a later run's).
+    #[inline(never)]
+    fn after_propagation<O: Observer>(
+        &mut self,
+        state: &mut [u64],
+        id: u64,
+        observer: &mut O,
+    ) -> Result<(), Failure> {
+        if self.nogoods.is_active() {
+            self.nogoods.propagate(&mut self.run, state, observer)?;
+        }
+        if self.options.probe && id == 0 {
+            let mut probes = std::mem::take(self.probes);
+            let probed = self.probe(state, &mut probes, observer);
+            *self.probes = probes;
+            probed?;
+        }
+        Ok(())
     }
 
     /// The left branch at the node whose state is `state`, or `None` when
@@ -1357,13 +1557,22 @@ mod tests {
     #[test]
     fn learning_orders_find_what_first_fail_finds_and_the_same_tree_every_time() {
         // N-queens, counts from OEIS A000170: dom/wdeg, and reasoning from
-        // the last conflict with it and with first-fail.
+        // the last conflict with it and with first-fail; and restarts with
+        // nogoods, with runs short enough that every size restarts.
         let learning = [
             SearchOptions::default().var_order(VarOrder::DomWdeg),
             SearchOptions::default()
                 .var_order(VarOrder::DomWdeg)
                 .last_conflict(true),
             SearchOptions::default().last_conflict(true),
+            SearchOptions::default()
+                .var_order(VarOrder::DomWdeg)
+                .last_conflict(true)
+                .restarts(Restarts::Geometric { first: 1 }),
+            SearchOptions::default()
+                .var_order(VarOrder::DomWdeg)
+                .value_order(ValueOrder::Split)
+                .restarts(Restarts::Luby { unit: 1 }),
         ];
         for ((n, count), options) in [(4, 2), (5, 10), (6, 4), (7, 40), (8, 92)]
             .into_iter()
@@ -1378,6 +1587,9 @@ mod tests {
             let again = solver.all(options);
             let fresh = Solver::new(&m).all(options);
             assert_eq!(first.stats.solutions, count, "{n}-queens");
+            if options.restarts.is_on() {
+                assert!(solver.restarts() > 0, "{n}-queens restarted");
+            }
             assert_eq!(
                 (&again.solutions, again.stats),
                 (&first.solutions, first.stats)

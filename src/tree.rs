@@ -640,7 +640,9 @@ impl fmt::Display for Tree {
                     NodeKind::Failed { by: Some(c) } => {
                         write!(f, "failed by {}", self.legend.describe(c))?;
                     }
-                    NodeKind::Failed { by: None } => f.write_str("failed by the decision")?,
+                    NodeKind::Failed { by: None } => {
+                        f.write_str("failed by the decision or a nogood")?
+                    }
                     NodeKind::Solution { index } => write!(f, "solution {index}")?,
                 },
                 Walk::Unexplored(_) => f.write_str("unexplored")?,

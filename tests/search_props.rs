@@ -18,6 +18,10 @@
 //!   `min(1, n)` solutions of the all-solutions list;
 //! * the `Solver::solutions` iterator yields the all-solutions list.
 //!
+//! The searches that restart (with nogoods recorded at each restart) are
+//! checked the same way, with runs of one or two failed leaves so that
+//! small models restart often, and so are searches that probe the root.
+//!
 //! One `Solver` serves all of a model's searches, so these also claim that a
 //! solver is reusable. A second property mixes a user propagator ([`SumIs`],
 //! `x + y = k` on bounds) into the random models.
@@ -26,8 +30,8 @@ use std::num::NonZeroUsize;
 
 use bitfd::propagator::{Ctx, Event, Propagation, Propagator, Status, Subscriptions};
 use bitfd::{
-    ConstraintId, Domain, Mode, Model, ModelError, SearchOptions, SearchStatus, Solver, Strength,
-    ValueOrder, VarId, VarOrder,
+    ConstraintId, Domain, Mode, Model, ModelError, Restarts, SearchOptions, SearchStatus, Solver,
+    Strength, ValueOrder, VarId, VarOrder,
 };
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
@@ -47,14 +51,36 @@ fn config() -> ProptestConfig {
 }
 
 /// The variable orders, each with reasoning from the last conflict off
-/// and, for the two that search hard instances, on.
-const VAR_ORDERS: [(VarOrder, bool); 6] = [
-    (VarOrder::FirstFail, false),
-    (VarOrder::InputOrder, false),
-    (VarOrder::LargestDomain, false),
-    (VarOrder::DomWdeg, false),
-    (VarOrder::FirstFail, true),
-    (VarOrder::DomWdeg, true),
+/// and, for the two that search hard instances, on; the restarts, with
+/// runs short enough to restart on small models; and singleton probing at
+/// the root (last).
+const VAR_ORDERS: [(VarOrder, bool, Restarts, bool); 11] = [
+    (VarOrder::FirstFail, false, Restarts::Off, false),
+    (VarOrder::InputOrder, false, Restarts::Off, false),
+    (VarOrder::LargestDomain, false, Restarts::Off, false),
+    (VarOrder::DomWdeg, false, Restarts::Off, false),
+    (VarOrder::FirstFail, true, Restarts::Off, false),
+    (VarOrder::DomWdeg, true, Restarts::Off, false),
+    (
+        VarOrder::DomWdeg,
+        true,
+        Restarts::Geometric { first: 1 },
+        false,
+    ),
+    (VarOrder::DomWdeg, false, Restarts::Luby { unit: 1 }, false),
+    (
+        VarOrder::InputOrder,
+        false,
+        Restarts::Geometric { first: 2 },
+        false,
+    ),
+    (VarOrder::FirstFail, false, Restarts::Off, true),
+    (
+        VarOrder::DomWdeg,
+        true,
+        Restarts::Geometric { first: 1 },
+        true,
+    ),
 ];
 
 const VALUE_ORDERS: [ValueOrder; 3] = [ValueOrder::Min, ValueOrder::Max, ValueOrder::Split];
@@ -345,13 +371,18 @@ fn check_searches(case: &RandomModel) -> Result<(), TestCaseError> {
     let expected = case.brute_force();
     let n = expected.len();
     let mut solver = Solver::new(&model);
-    for (var_order, last_conflict) in VAR_ORDERS {
+    for (var_order, last_conflict, restarts, probe) in VAR_ORDERS {
         for value_order in VALUE_ORDERS {
             let opts = SearchOptions::default()
                 .var_order(var_order)
                 .value_order(value_order)
-                .last_conflict(last_conflict);
-            let at = format!("{var_order} / {value_order} / last conflict {last_conflict}");
+                .last_conflict(last_conflict)
+                .restarts(restarts)
+                .probe(probe);
+            let at = format!(
+                "{var_order} / {value_order} / last conflict {last_conflict} / {restarts:?} / \
+                 probe {probe}"
+            );
 
             let all = solver.all(&opts);
             prop_assert_eq!(all.status, SearchStatus::Complete, "{}", at);

@@ -611,15 +611,21 @@ fn views_propagation_keeps_the_stated_solution_of_every_large_board() {
 #[test]
 fn the_large_board_search_proves_the_quick_large_boards_unique() {
     // The large boards that take `bitfd sudoku`'s large-board search
-    // (box-line, dom/wdeg, the last conflict) well under a second: with
-    // and without the dual viewpoints, each solves to its stated solution
-    // and is proven unique, as its source says, within a node budget far
-    // above what they need.
-    use bitfd::VarOrder;
-    let options = SearchOptions::default()
+    // (box-line, dom/wdeg, the last conflict, and now restarts with
+    // nogoods and probing at the root) well under a second: with and
+    // without the dual viewpoints, and with and without the restarts and
+    // the probing, each solves to its stated
+    // solution and is proven unique, as its source says, within a node
+    // budget far above what they need. A search that restarts gives the
+    // same statistics on a second run.
+    use bitfd::{Restarts, VarOrder};
+    let without = SearchOptions::default()
         .var_order(VarOrder::DomWdeg)
         .last_conflict(true)
         .node_limit(200_000);
+    let with = without
+        .restarts(Restarts::Geometric { first: 20 })
+        .probe(true);
     for id in [
         "m404-25-lowPairUnavoidable1",
         "m404-25-minimal2",
@@ -630,16 +636,22 @@ fn the_large_board_search_proves_the_quick_large_boards_unique() {
             .find(|p| p["id"] == id)
             .expect("in the data");
         assert!(text(&puzzle, "source_note").contains("unique"), "{id}");
-        for views in [false, true] {
+        for (views, options) in [false, true]
+            .into_iter()
+            .flat_map(|views| [(views, without), (views, with)])
+        {
             let sm = library_model(text(&puzzle, "puzzle"), views);
             let outcome = Solver::new(sm.model()).solve(&options, Mode::AtMost(2));
-            assert_eq!(outcome.status, SearchStatus::Complete, "{id} {views}");
-            assert_eq!(outcome.solutions.len(), 1, "{id} {views}: unique");
+            let at = format!("{id} views {views} {:?}", options.restarts);
+            assert_eq!(outcome.status, SearchStatus::Complete, "{at}");
+            assert_eq!(outcome.solutions.len(), 1, "{at}: unique");
             assert_eq!(
                 sm.line(&outcome.solutions[0]),
                 text(&puzzle, "solution"),
-                "{id} {views}"
+                "{at}"
             );
+            let again = Solver::new(sm.model()).solve(&options, Mode::AtMost(2));
+            assert_eq!(again.stats, outcome.stats, "{at}");
         }
     }
 }

@@ -8,7 +8,7 @@ use std::time::Duration;
 
 use bitfd::generate::{MAX_GROUPS, MAX_HOUSES};
 use bitfd::tree::DEFAULT_RECORD_LIMIT;
-use bitfd::{SearchOptions, Strength, ValueOrder, VarOrder};
+use bitfd::{Restarts, SearchOptions, Strength, ValueOrder, VarOrder};
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 use super::ERROR;
@@ -597,6 +597,35 @@ pub(crate) struct SearchArgs {
     /// [default: off; sudoku: on for 25x25 and larger].
     #[arg(long, value_enum, value_name = "WHEN")]
     last_conflict: Option<LastConflictArg>,
+
+    /// Restart from the root after a number of failed leaves, growing from
+    /// run to run, keeping the conflict weights and recording what each
+    /// run refuted as nogoods (the search stays complete)
+    /// [default: off; sudoku: geometric for 25x25 and larger].
+    #[arg(long, value_enum, value_name = "SCHEDULE")]
+    restarts: Option<RestartsArg>,
+
+    /// The failed leaves of the first run with --restarts geometric (each
+    /// run after has 1.5 times as many), or of a unit with --restarts luby.
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    restart_first: u64,
+
+    /// Before the first branch, try every value of every open variable and
+    /// remove those whose propagation fails, until none does (singleton
+    /// probing) [default: off; sudoku: on for 25x25 and larger].
+    #[arg(long, value_enum, value_name = "WHEN")]
+    probe: Option<ProbeArg>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum RestartsArg {
+    /// One depth-first search.
+    Off,
+    /// Runs of --restart-first failed leaves, then 1.5 times as many each.
+    Geometric,
+    /// Runs of --restart-first failed leaves times the Luby sequence 1, 1,
+    /// 2, 1, 1, 2, 4, ...
+    Luby,
 }
 
 /// `--color`.
@@ -621,6 +650,14 @@ enum VarOrderArg {
     /// The smallest domain per conflict weight (dom/wdeg): learns which
     /// constraints fail; for hard instances.
     DomWdeg,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum ProbeArg {
+    /// Probe every value at the root.
+    On,
+    /// Branch from the root's propagation.
+    Off,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -667,12 +704,37 @@ impl SearchArgs {
             node_limit: self.node_limit,
             time_limit: self.time_limit,
             last_conflict: self.last_conflict == Some(LastConflictArg::On),
+            restarts: match self.restarts {
+                None | Some(RestartsArg::Off) => Restarts::Off,
+                Some(RestartsArg::Geometric) => Restarts::Geometric {
+                    first: self.restart_first,
+                },
+                Some(RestartsArg::Luby) => Restarts::Luby {
+                    unit: self.restart_first,
+                },
+            },
+            probe: self.probe == Some(ProbeArg::On),
         }
     }
 
     /// Whether `--var-order` was given.
     pub(crate) fn var_order_chosen(&self) -> bool {
         self.var_order.is_some()
+    }
+
+    /// Whether `--restarts` was given.
+    pub(crate) fn restarts_chosen(&self) -> bool {
+        self.restarts.is_some()
+    }
+
+    /// Whether `--probe` was given.
+    pub(crate) fn probe_chosen(&self) -> bool {
+        self.probe.is_some()
+    }
+
+    /// `--restart-first`.
+    pub(crate) fn restart_first(&self) -> u64 {
+        self.restart_first
     }
 
     /// Whether `--last-conflict` was given.

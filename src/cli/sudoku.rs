@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use bitfd::puzzle::print::Verdict;
 use bitfd::sudoku::Board;
-use bitfd::{Mode, VarOrder};
+use bitfd::{Mode, Restarts, VarOrder};
 
 use super::args::{BoxLine, SudokuArgs, Views};
 use super::batch::{Output, Sink, Terminal, run_ordered};
@@ -118,6 +118,14 @@ fn solve_board(args: &SudokuArgs, board: &Board) -> Solved {
         }
         if !args.search.last_conflict_chosen() {
             options.last_conflict = true;
+        }
+        if !args.search.probe_chosen() {
+            options.probe = true;
+        }
+        if !args.search.restarts_chosen() {
+            options.restarts = Restarts::Geometric {
+                first: args.search.restart_first(),
+            };
         }
     }
     let (outcome, _) = search(sm.model(), &options, mode, &mut ());

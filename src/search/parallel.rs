@@ -108,9 +108,10 @@ impl Solver {
     /// tree the split opens whole (up to a few hundred nodes a thread, fewer on a model
     /// with a wide state) starts no thread at all. With one
     /// thread, or with a node limit (a search cut at the same node on every
-    /// machine needs one order of visit) or with [`VarOrder::DomWdeg`] or
-    /// [`SearchOptions::last_conflict`] (their branching learns from the
-    /// nodes before, in one order of visit), it
+    /// machine needs one order of visit) or with [`VarOrder::DomWdeg`],
+    /// [`SearchOptions::last_conflict`] or [`SearchOptions::restarts`]
+    /// (their branching learns from the nodes before, in one order of
+    /// visit) or [`SearchOptions::probe`], it
     /// counts on the calling thread, exactly as `count`. A time limit is checked by every thread; when it
     /// cuts the search short the partial counts depend on the timing, as
     /// they do for `count`.
@@ -151,13 +152,16 @@ impl Solver {
         threads: usize,
         per_thread: usize,
     ) -> Outcome {
-        // dom/wdeg and the last conflict learn from the failures before
-        // each node, in the order of one sequential search: subtrees
+        // dom/wdeg, the last conflict and restarts learn from the failures
+        // before each node, in the order of one sequential search: subtrees
         // counted apart would branch differently on each number of threads.
+        // (A probed root is left to the sequential search too.)
         if threads <= 1
             || options.node_limit.is_some()
             || options.var_order == VarOrder::DomWdeg
             || options.last_conflict
+            || options.restarts.is_on()
+            || options.probe
         {
             return self.count(options);
         }

@@ -59,6 +59,14 @@ impl Weights {
         }
     }
 
+    /// A recorded nogood on the variables `vars` caused a failed leaf:
+    /// each weighs one more.
+    pub(super) fn failed_vars(&mut self, vars: &[u32]) {
+        for &x in vars {
+            self.var[x as usize] += 1;
+        }
+    }
+
     /// By variable index: the weights.
     pub(super) fn of_vars(&self) -> &[u64] {
         &self.var
