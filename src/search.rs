@@ -802,22 +802,6 @@ impl Solver {
     /// right branch, which so needs no copy. Every step leaves the last
     /// node's state in the engine too.
     fn step<O: Observer>(&mut self, observer: &mut O, through: bool) -> Result<(), SearchStatus> {
-        // A loop of its own for restarts and probing, so that a search
-        // without them tests neither at every node.
-        if self.options.has_more() {
-            self.run_step::<O, true>(observer, through)
-        } else {
-            self.run_step::<O, false>(observer, through)
-        }
-    }
-
-    /// [`Solver::step`], with `MORE` the options' `has_more`.
-    #[inline(always)]
-    fn run_step<O: Observer, const MORE: bool>(
-        &mut self,
-        observer: &mut O,
-        through: bool,
-    ) -> Result<(), SearchStatus> {
         // Where the search is, kept in locals while it runs (in `self.next`
         // only between steps), so that going from node to node is a jump.
         let next = self.next;
@@ -843,7 +827,8 @@ impl Solver {
             ..
         } = self;
         let (current, run) = engine.running();
-        let restarting = MORE && options.restarts.is_on();
+        let more = options.has_more();
+        let restarting = more && options.restarts.is_on();
         let mut opener = Opener {
             run,
             stats,
@@ -853,7 +838,7 @@ impl Solver {
             last_conflict,
             nogoods,
             probes,
-            more: MORE,
+            more,
         };
         // Where the level of the node being opened starts.
         let mut at = frames.len() * width;
