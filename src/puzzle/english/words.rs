@@ -17,15 +17,16 @@
 //!
 //! The readers see a word through a [`Lexicon`]: each distinct string of a
 //! puzzle gets a small id, and its key, its phrasing word ([`Kw`]) and the
-//! numbers it spells are worked out once, when it is first seen. A clue
-//! then reads as integer comparisons, and a word met again costs one hash
-//! lookup: reading an English puzzle is mostly cutting words
-//! (benches/english.rs, `read+check`).
+//! numbers it spells are worked out once, when it is first seen. The words
+//! of the phrasing families that every puzzle uses (`the`, `person`,
+//! `directly`, `left`: [`PHRASING_VOCABULARY`], one table) are worked out
+//! once for all puzzles, in a table every lexicon shares. A clue then
+//! reads as integer comparisons, and a word costs one pass over its bytes
+//! (cut, lower-cased and hashed together) and one table lookup.
 
 use std::borrow::Cow;
 use std::ops::Range;
-
-use hashbrown::HashTable;
+use std::sync::OnceLock;
 
 /// A string's id in a [`Lexicon`]: the index of its entry. Two ids of one
 /// lexicon are equal exactly when their strings are.
@@ -161,12 +162,14 @@ impl Kw {
 /// What a lexicon knows of one string, computed when it is first seen.
 #[derive(Clone, Debug)]
 struct Entry {
-    /// The string's bytes in [`Lexicon::text`].
-    text: Range<u32>,
-    // The fields below `key` hold for a string seen as a word (`key` is
-    // not `NO_KEY`); a key alone has the defaults.
-    /// [`hash`] of the string, kept for the table's growth.
+    /// The string's bytes in its [`Strings::text`]: `start..end`.
+    start: u32,
+    end: u32,
+    /// [`hash`] of the string: compared before the bytes, and kept for the
+    /// table's growth.
     hash: u64,
+    // The fields below hold for a string seen as a word (`key` is not
+    // `NO_KEY`); a key alone has the defaults.
     /// The id of the string's [`key`]; [`NO_KEY`] for a string interned
     /// only as a key, whose own key is never asked for.
     key: WordId,
@@ -183,97 +186,65 @@ struct Entry {
 /// [`Entry::key`] of a string not yet seen as a word.
 const NO_KEY: WordId = WordId::MAX;
 
-/// The distinct strings of one puzzle (its words in lower case and their
-/// keys), each with an id and what the readers ask of it, computed once per
-/// string rather than once per occurrence.
-///
-/// Invariant: every string is interned once, so ids compare as strings do;
-/// the strings are at most the text's words and their keys, so the
-/// lexicon's size is bounded by the text's.
+/// A free slot of [`Strings::slots`].
+const EMPTY: WordId = WordId::MAX;
+
+/// Interned strings and what is known of each, found by their [`hash`].
 #[derive(Debug)]
-pub(crate) struct Lexicon {
-    /// Ids, found by the [`hash`] of their string.
-    table: HashTable<WordId>,
+struct Strings {
+    /// The entries' indices by the [`hash`] of their string, open
+    /// addressing with linear probing: a string's probe starts at its
+    /// hash's low bits and ends at its entry or at an [`EMPTY`] slot.
+    /// Invariant: the length is a power of two and more than twice the
+    /// number of entries, so every probe ends.
+    slots: Vec<WordId>,
     entries: Vec<Entry>,
     /// Every string, one after the other.
     text: String,
-    /// A word being lower-cased.
-    lower: String,
 }
 
-impl Lexicon {
-    /// An empty lexicon.
-    pub(crate) fn new() -> Lexicon {
-        // Room for the distinct words of a typical puzzle (a 6x6 one has
-        // about 200 strings), so that the table rarely grows.
-        Lexicon {
-            table: HashTable::with_capacity(256),
-            entries: Vec::with_capacity(256),
-            text: String::with_capacity(2048),
-            lower: String::new(),
+impl Strings {
+    /// No strings, with room for `n`.
+    fn with_capacity(n: usize) -> Strings {
+        Strings {
+            slots: vec![EMPTY; (2 * n + 1).next_power_of_two()],
+            entries: Vec::with_capacity(n),
+            text: String::with_capacity(8 * n),
         }
     }
 
-    /// Whether `id` is a word that says nothing of which group a
-    /// description describes (`each`, `person`, `has`), in itself or in
-    /// its [`singular`]; worked out once per string.
-    pub(crate) fn is_stop_word(&mut self, id: WordId, is_stop: impl Fn(&str) -> bool) -> bool {
-        if let Some(stop) = self.entries[id as usize].stop {
-            return stop;
+    /// The string of entry `i`.
+    fn bytes(&self, e: &Entry) -> &[u8] {
+        &self.text.as_bytes()[e.start as usize..e.end as usize]
+    }
+
+    /// The probe for a string of hash `hash` that `matches`: its entry's
+    /// index, or the empty slot where it would go.
+    fn probe(&self, hash: u64, matches: impl Fn(&[u8]) -> bool) -> Result<WordId, usize> {
+        let mask = self.slots.len() - 1;
+        let mut slot = hash as usize & mask;
+        loop {
+            let i = self.slots[slot];
+            if i == EMPTY {
+                return Err(slot);
+            }
+            let e = &self.entries[i as usize];
+            if e.hash == hash && matches(self.bytes(e)) {
+                return Ok(i);
+            }
+            slot = (slot + 1) & mask;
         }
-        let norm = self.text(id);
-        let stop = is_stop(norm) || is_stop(&singular(norm));
-        self.entries[id as usize].stop = Some(stop);
-        stop
     }
 
-    /// The string of `id`.
-    pub(crate) fn text(&self, id: WordId) -> &str {
-        let r = &self.entries[id as usize].text;
-        &self.text[r.start as usize..r.end as usize]
-    }
-
-    /// The number `id` spells as a count ([`cardinal`]).
-    pub(crate) fn cardinal(&self, id: WordId) -> Option<u64> {
-        self.entries[id as usize].cardinal
-    }
-
-    /// The position `id` spells as an ordinal ([`ordinal`]).
-    pub(crate) fn ordinal(&self, id: WordId) -> Option<u64> {
-        self.entries[id as usize].ordinal
-    }
-
-    /// The number `id` writes in digits ([`digits`]).
-    pub(crate) fn digits(&self, id: WordId) -> Option<u64> {
-        self.entries[id as usize].digits
-    }
-
-    /// The id of `s`, if it was interned.
-    pub(crate) fn find(&self, s: &str) -> Option<WordId> {
-        let hash = hash(s.as_bytes());
-        self.table
-            .find(hash, |&id| same(self.text(id).as_bytes(), s.as_bytes()))
-            .copied()
-    }
-
-    /// The id of `s`, interned if new. A string interned this way (a key)
-    /// is not yet a word: its key, phrasing word and numbers are worked out
-    /// when [`Lexicon::tokens`] first meets it as a word.
-    pub(crate) fn intern(&mut self, s: &str) -> WordId {
-        let hash = hash(s.as_bytes());
-        let (entries, text) = (&self.entries, self.text.as_bytes());
-        let found = self.table.find(hash, |&id| {
-            let r = &entries[id as usize].text;
-            same(&text[r.start as usize..r.end as usize], s.as_bytes())
-        });
-        if let Some(&id) = found {
-            return id;
-        }
-        let id = self.entries.len() as WordId;
+    /// Adds `s`, of hash `hash`, whose probe ended at `slot`; returns its
+    /// index.
+    fn insert(&mut self, s: &str, hash: u64, slot: usize) -> WordId {
+        let i = self.entries.len() as WordId;
         let start = self.text.len() as u32;
         self.text.push_str(s);
         self.entries.push(Entry {
-            text: start..self.text.len() as u32,
+            start,
+            end: self.text.len() as u32,
             hash,
             key: NO_KEY,
             kw: Kw::Other,
@@ -282,26 +253,218 @@ impl Lexicon {
             ordinal: None,
             digits: None,
         });
-        let entries = &self.entries;
-        self.table
-            .insert_unique(hash, id, |&id| entries[id as usize].hash);
-        id
+        self.slots[slot] = i;
+        if 2 * self.entries.len() >= self.slots.len() {
+            self.grow();
+        }
+        i
+    }
+
+    /// Doubles the table.
+    fn grow(&mut self) {
+        let len = 2 * self.slots.len();
+        self.slots = vec![EMPTY; len];
+        let mask = len - 1;
+        for (i, e) in self.entries.iter().enumerate() {
+            let mut slot = e.hash as usize & mask;
+            while self.slots[slot] != EMPTY {
+                slot = (slot + 1) & mask;
+            }
+            self.slots[slot] = i as WordId;
+        }
+    }
+}
+
+/// The distinct strings of one puzzle (its words in lower case and their
+/// keys), each with an id and what the readers ask of it, computed once per
+/// string rather than once per occurrence.
+///
+/// The words every puzzle uses, [`PHRASING_VOCABULARY`] and their keys,
+/// are interned once for all puzzles, with all a lexicon knows of them, in
+/// one shared table (`fixed`, ids `0..fixed.entries.len()`); a lexicon
+/// interns only the puzzle's other strings (`own`, the ids after). A word
+/// is looked for in the fixed table first.
+///
+/// Invariant: every string is interned once (in `fixed` or in `own`), so
+/// ids compare as strings do; every entry of `fixed` is a word (its key
+/// worked out); `own` holds at most the text's words and their keys, so
+/// its size is bounded by the text's.
+#[derive(Debug)]
+pub(crate) struct Lexicon {
+    fixed: &'static Strings,
+    own: Strings,
+    /// A word being lower-cased.
+    lower: String,
+}
+
+/// The words of the phrasing families that any puzzle may use, whatever its
+/// values: [`Kw`]'s words, the frame's words (`There are 5 houses, numbered
+/// 1 to 5 from left to right`, `Each person has a unique ...`), the words
+/// of clues and questions around the values (`the person whose ... is`,
+/// `who lives in`, `next to each other`), and the numbers in words. They
+/// and their keys make the shared table every [`Lexicon`] starts with; a
+/// word missing here is interned at its first use in a puzzle, so the list
+/// is about speed alone.
+#[rustfmt::skip]
+const PHRASING_VOCABULARY: &[&str] = &[
+    // Articles, pronouns, verbs and joining words.
+    "a", "an", "the", "is", "are", "was", "be", "been", "it", "its", "this",
+    "that", "there", "they", "them", "their", "he", "she", "his", "her", "and",
+    "or", "either", "nor", "neither", "not", "never", "no", "does", "doesn",
+    "do", "did", "has", "have", "had", "as", "at", "by", "for", "from", "in",
+    "into", "on", "of", "to", "with", "than", "each", "every", "other", "own",
+    "owns", "lives", "live", "living", "likes", "like", "loves", "love",
+    "keeps", "keep", "also", "only", "somewhere", "anywhere",
+    // People and houses.
+    "person", "people", "one", "man", "woman", "men", "women", "someone",
+    "who", "whose", "which", "what", "where", "house", "houses", "home",
+    "floor", "floors", "position", "positions", "spot", "street", "row",
+    "name", "named", "numbered", "number",
+    // Places and relations.
+    "left", "right", "next", "door", "beside", "adjacent", "neighbor",
+    "neighbors", "neighbour", "neighbours", "neighboring", "neighbouring",
+    "before", "after", "lower", "below", "earlier", "precedes", "preceding",
+    "higher", "above", "later", "follows", "following", "directly",
+    "immediately", "just", "between", "same", "different", "differ", "order",
+    "respectively", "middle", "centre", "center", "last", "top", "rightmost",
+    "final", "bottom", "leftmost", "far", "end", "ends", "seen", "across",
+    // The frame's words.
+    "occupied", "unique", "attribute", "attributes", "characteristic",
+    "characteristics", "clue", "clues", "puzzle", "logic", "question",
+    "answer", "distinct", "kind", "type", "favorite", "favourite",
+    // Numbers.
+    "zero", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+    "ten", "eleven", "twelve", "first", "second", "third", "fourth", "fifth",
+    "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
+];
+
+/// Room a new lexicon keeps for the strings of one puzzle (a 6x6 one has
+/// about 100 besides the fixed vocabulary).
+const ROOM: usize = 128;
+
+impl Lexicon {
+    /// A lexicon holding the fixed vocabulary ([`PHRASING_VOCABULARY`]).
+    pub(crate) fn new() -> Lexicon {
+        static FIXED: OnceLock<Strings> = OnceLock::new();
+        static NONE: OnceLock<Strings> = OnceLock::new();
+        let fixed = FIXED.get_or_init(|| {
+            let mut build = Lexicon {
+                fixed: NONE.get_or_init(|| Strings::with_capacity(0)),
+                own: Strings::with_capacity(2 * PHRASING_VOCABULARY.len()),
+                lower: String::new(),
+            };
+            for w in PHRASING_VOCABULARY {
+                build.intern_word(w);
+            }
+            // The keys too are words, so that no fixed entry is ever
+            // completed later (a key's key is never longer: this ends).
+            let mut i = 0;
+            while i < build.own.entries.len() {
+                let norm = build.text(i as WordId).to_owned();
+                build.intern_word(&norm);
+                i += 1;
+            }
+            build.own
+        });
+        Lexicon {
+            fixed,
+            own: Strings::with_capacity(ROOM),
+            lower: String::new(),
+        }
+    }
+
+    /// The entry of `id`.
+    fn entry(&self, id: WordId) -> &Entry {
+        let i = id as usize;
+        match i.checked_sub(self.fixed.entries.len()) {
+            None => &self.fixed.entries[i],
+            Some(j) => &self.own.entries[j],
+        }
+    }
+
+    /// The id of a string of hash `hash` that `matches`, or the slot of
+    /// `own` where it would go.
+    fn probe(&self, hash: u64, matches: impl Fn(&[u8]) -> bool) -> Result<WordId, usize> {
+        if let Ok(id) = self.fixed.probe(hash, &matches) {
+            return Ok(id);
+        }
+        let base = self.fixed.entries.len() as WordId;
+        self.own.probe(hash, matches).map(|i| base + i)
+    }
+
+    /// Whether `id` is a word that says nothing of which group a
+    /// description describes (`each`, `person`, `has`), in itself or in
+    /// its [`singular`]; worked out once per string of the puzzle's own.
+    pub(crate) fn is_stop_word(&mut self, id: WordId, is_stop: impl Fn(&str) -> bool) -> bool {
+        if let Some(stop) = self.entry(id).stop {
+            return stop;
+        }
+        let norm = self.text(id);
+        let stop = is_stop(norm) || is_stop(&singular(norm));
+        if let Some(j) = (id as usize).checked_sub(self.fixed.entries.len()) {
+            self.own.entries[j].stop = Some(stop);
+        }
+        stop
+    }
+
+    /// The string of `id`.
+    pub(crate) fn text(&self, id: WordId) -> &str {
+        let i = id as usize;
+        let (strings, e) = match i.checked_sub(self.fixed.entries.len()) {
+            None => (self.fixed, &self.fixed.entries[i]),
+            Some(j) => (&self.own, &self.own.entries[j]),
+        };
+        &strings.text[e.start as usize..e.end as usize]
+    }
+
+    /// The number `id` spells as a count ([`cardinal`]).
+    pub(crate) fn cardinal(&self, id: WordId) -> Option<u64> {
+        self.entry(id).cardinal
+    }
+
+    /// The position `id` spells as an ordinal ([`ordinal`]).
+    pub(crate) fn ordinal(&self, id: WordId) -> Option<u64> {
+        self.entry(id).ordinal
+    }
+
+    /// The number `id` writes in digits ([`digits`]).
+    pub(crate) fn digits(&self, id: WordId) -> Option<u64> {
+        self.entry(id).digits
+    }
+
+    /// The id of `s`, if it was interned.
+    pub(crate) fn find(&self, s: &str) -> Option<WordId> {
+        self.probe(hash(s.as_bytes()), |t| same(t, s.as_bytes()))
+            .ok()
+    }
+
+    /// The id of `s`, interned if new. A string interned this way (a key)
+    /// is not yet a word: its key, phrasing word and numbers are worked out
+    /// when [`Lexicon::tokens`] first meets it as a word.
+    pub(crate) fn intern(&mut self, s: &str) -> WordId {
+        let hash = hash(s.as_bytes());
+        match self.probe(hash, |t| same(t, s.as_bytes())) {
+            Ok(id) => id,
+            Err(slot) => self.fixed.entries.len() as WordId + self.own.insert(s, hash, slot),
+        }
     }
 
     /// The id of the lower-case word `norm` and of its key, both interned.
     fn intern_word(&mut self, norm: &str) -> (WordId, WordId, Kw) {
         let id = self.intern(norm);
-        let entry = &self.entries[id as usize];
+        let entry = self.entry(id);
         if entry.key != NO_KEY {
             return (id, entry.key, entry.kw);
         }
-        // First seen as a word: what the readers ask of a word, worked out.
+        // First seen as a word: what the readers ask of a word, worked out
+        // (an entry of the puzzle's own: every fixed entry is a word).
         let kw = Kw::of(norm);
         let key = match key(norm) {
             k if k == norm => id,
             k => self.intern(&k),
         };
-        let entry = &mut self.entries[id as usize];
+        let j = id as usize - self.fixed.entries.len();
+        let entry = &mut self.own.entries[j];
         entry.key = key;
         entry.kw = kw;
         entry.cardinal = cardinal(norm);
@@ -311,6 +474,11 @@ impl Lexicon {
     }
 
     /// Cuts `text` into `out` (cleared first); spans are offset by `base`.
+    ///
+    /// One pass over the bytes: a word of ASCII letters and digits (nearly
+    /// every word) is hashed in lower case as it is scanned and found in the
+    /// table without a copy; other words take [`Lexicon::push_word`]'s
+    /// general path.
     pub(crate) fn tokens(&mut self, text: &str, base: usize, out: &mut Vec<Token>) {
         out.clear();
         let bytes = text.as_bytes();
@@ -336,12 +504,17 @@ impl Lexicon {
             let start = i;
             let mut seen = 0u8;
             let mut apostrophe = false;
+            // The hash of the word in lower case, while it is ASCII letters
+            // and digits.
+            let mut h = 0;
             while i < bytes.len() {
                 let b = bytes[i];
                 if b.is_ascii() {
                     let class = ASCII_CLASS[usize::from(b)];
                     if class != 0 {
                         seen |= class;
+                        // A letter's lower case, a digit itself.
+                        h = hash_step(h, b | 0x20);
                     } else if b == b'\'' && !apostrophe {
                         apostrophe = true;
                         seen |= OTHER;
@@ -362,8 +535,12 @@ impl Lexicon {
                 }
             }
             let word = &text[start..i];
+            if seen & (DIGIT | OTHER) == 0 {
+                self.push_plain(word, hash_finish(h), base + start, out);
+                continue;
+            }
             if seen & DIGIT == 0 {
-                self.push_word(word, base + start, seen & OTHER == 0, out);
+                self.push_word(word, base + start, false, out);
                 continue;
             }
             // A letter followed by a digit starts a new token (`F150` and
@@ -383,29 +560,46 @@ impl Lexicon {
         }
     }
 
+    /// Pushes the token of `raw`, ASCII letters and digits whose lower case
+    /// has hash `hash`.
+    fn push_plain(&mut self, raw: &str, hash: u64, at: usize, out: &mut Vec<Token>) {
+        let r = raw.as_bytes();
+        // The stored string is in lower case: a letter's case bit set is
+        // its lower case, and a digit has that bit set already.
+        let found = self.probe(hash, |t| {
+            t.len() == r.len() && t.iter().zip(r).all(|(&x, &y)| x == y | 0x20)
+        });
+        let (word, key, kw) = match found {
+            Ok(id) if self.entry(id).key != NO_KEY => {
+                let e = self.entry(id);
+                (id, e.key, e.kw)
+            }
+            // New, or known only as a key: interned as a word.
+            _ => {
+                let mut lower = std::mem::take(&mut self.lower);
+                lower.clear();
+                lower.push_str(raw);
+                lower.make_ascii_lowercase();
+                let ids = self.intern_word(&lower);
+                self.lower = lower;
+                ids
+            }
+        };
+        out.push(Token {
+            word,
+            key,
+            kw,
+            span: at..at + raw.len(),
+            possessive: false,
+        });
+    }
+
     /// Splits one raw word (letters, digits, at most one apostrophe) into
     /// tokens; `plain` is [`is_plain`] of `raw`.
     fn push_word(&mut self, raw: &str, at: usize, plain: bool, out: &mut Vec<Token>) {
         if plain {
-            // The common case: lower-cased in a reused buffer (a word
-            // already in lower case is interned as it stands).
-            let (word, key, kw) = if raw.bytes().any(|b| b.is_ascii_uppercase()) {
-                let mut lower = std::mem::take(&mut self.lower);
-                lower.clear();
-                lower.extend(raw.bytes().map(|b| char::from(b.to_ascii_lowercase())));
-                let ids = self.intern_word(&lower);
-                self.lower = lower;
-                ids
-            } else {
-                self.intern_word(raw)
-            };
-            out.push(Token {
-                word,
-                key,
-                kw,
-                span: at..at + raw.len(),
-                possessive: false,
-            });
+            let h = raw.bytes().fold(0, |h, b| hash_step(h, b | 0x20));
+            self.push_plain(raw, hash_finish(h), at, out);
             return;
         }
         let lower = if raw.is_ascii() {
@@ -463,16 +657,23 @@ impl Lexicon {
 }
 
 /// The hash of a string for [`Lexicon`]'s table: a byte at a time through
-/// a rotate-xor-multiply (the FxHash step), the high half folded into the
-/// low one at the end because the table takes its bucket from the low bits
-/// and its tag from the high ones. Words are short and the table private,
-/// so a hash that resists chosen collisions buys nothing here; the text's
-/// size bounds the table.
+/// a rotate-xor-multiply (the FxHash step, [`hash_step`]), then
+/// [`hash_finish`]. Words are short and the table private, so a hash that
+/// resists chosen collisions buys nothing here; the text's size bounds the
+/// table.
 fn hash(bytes: &[u8]) -> u64 {
+    hash_finish(bytes.iter().fold(0, |h, &b| hash_step(h, b)))
+}
+
+/// One byte into [`hash`]: the tokenizer hashes a word as it scans it.
+fn hash_step(h: u64, b: u8) -> u64 {
     const K: u64 = 0xf135_7aea_2e62_a9c5;
-    let h = bytes.iter().fold(bytes.len() as u64, |h, &b| {
-        (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K)
-    });
+    (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K)
+}
+
+/// The end of [`hash`]: the high half folded into the low one, because the
+/// table takes its slot from the low bits.
+fn hash_finish(h: u64) -> u64 {
     h ^ (h >> 32)
 }
 
@@ -966,6 +1167,57 @@ mod tests {
         assert_eq!(lex.cardinal(t[4].word), Some(12));
         assert!(t[2].kw.is_house_noun() && t[3].kw == Kw::House);
         assert_eq!(t[0].kw, Kw::Other);
+    }
+
+    #[test]
+    fn fixed_vocabulary_is_read_as_any_word() {
+        // The shared table knows each fixed word as a puzzle's own lexicon
+        // would work it out.
+        let lex = Lexicon::new();
+        for w in PHRASING_VOCABULARY {
+            assert!(w.bytes().all(|b| b.is_ascii_lowercase()), "{w}");
+            let id = lex.find(w).expect("a fixed word is interned");
+            let e = lex.entry(id);
+            assert_eq!(lex.text(e.key), key(w), "{w}");
+            assert_eq!(e.kw, Kw::of(w), "{w}");
+            assert_eq!(e.cardinal, cardinal(w), "{w}");
+            assert_eq!(e.ordinal, ordinal(w), "{w}");
+            assert_eq!(e.digits, digits(w), "{w}");
+        }
+        // Every fixed entry is a word, keys included.
+        for id in 0..lex.fixed.entries.len() as WordId {
+            assert_ne!(lex.entry(id).key, NO_KEY, "{}", lex.text(id));
+        }
+        // A puzzle's own words come after, and two lexicons agree on the
+        // fixed ids.
+        let (own, t) = cut("The Zebra is LEFT");
+        assert_eq!(t[0].word, lex.find("the").expect("fixed"));
+        assert_eq!(t[2].word, lex.find("is").expect("fixed"));
+        assert!(t[1].word as usize >= lex.fixed.entries.len());
+        assert_eq!(own.text(t[1].word), "zebra");
+        assert_eq!(t[3].kw, Kw::Left);
+    }
+
+    #[test]
+    fn the_table_grows_and_keeps_every_string() {
+        // Far more strings than the room a lexicon starts with.
+        let word = |i: usize| -> String {
+            let letter = |k: usize| char::from(b'a' + (k % 26) as u8);
+            ['q', letter(i / 676), letter(i / 26), letter(i), 'q']
+                .iter()
+                .collect()
+        };
+        let text: String = (0..2000).map(|i| word(i) + " ").collect();
+        let (lex, t) = cut(&text);
+        assert_eq!(t.len(), 2000);
+        for (i, tok) in t.iter().enumerate() {
+            assert_eq!(lex.text(tok.word), word(i));
+            assert_eq!(lex.find(&word(i)), Some(tok.word));
+        }
+        let mut ids: Vec<WordId> = t.iter().map(|tok| tok.word).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        assert_eq!(ids.len(), 2000, "distinct strings, distinct ids");
     }
 
     #[test]
