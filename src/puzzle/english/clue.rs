@@ -139,76 +139,6 @@ impl Trie {
     }
 }
 
-/// Whether `word` is one of [`DESCRIPTION_STOP_WORDS`] (sorted).
-fn is_description_stop_word(word: &str) -> bool {
-    DESCRIPTION_STOP_WORDS.binary_search(&word).is_ok()
-}
-
-/// Words of a group's description that say nothing about which group it
-/// is, sorted (a test checks) for [`is_description_stop_word`].
-const DESCRIPTION_STOP_WORDS: &[&str] = &[
-    "a",
-    "all",
-    "an",
-    "and",
-    "are",
-    "as",
-    "at",
-    "attribute",
-    "by",
-    "characteristic",
-    "different",
-    "distinct",
-    "do",
-    "doe",
-    "each",
-    "every",
-    "everybody",
-    "everyone",
-    "favorite",
-    "for",
-    "from",
-    "ha",
-    "has",
-    "have",
-    "he",
-    "her",
-    "his",
-    "house",
-    "in",
-    "is",
-    "it",
-    "its",
-    "kind",
-    "level",
-    "like",
-    "live",
-    "love",
-    "of",
-    "on",
-    "one",
-    "or",
-    "own",
-    "person",
-    "prefer",
-    "she",
-    "something",
-    "that",
-    "the",
-    "their",
-    "them",
-    "there",
-    "they",
-    "this",
-    "to",
-    "type",
-    "unique",
-    "use",
-    "who",
-    "whose",
-    "with",
-];
-
 impl<'g> Vocabulary<'g> {
     /// The vocabulary of a puzzle's houses and groups, for reading
     /// sentences alone.
@@ -236,7 +166,7 @@ impl<'g> Vocabulary<'g> {
             let mut keys: Vec<WordId> = Vec::new();
             let mut prefix = Vec::new();
             let add = |lexicon: &mut Lexicon, t: &Token, keys: &mut Vec<WordId>| {
-                let stop = lexicon.is_stop_word(t.word, is_description_stop_word);
+                let stop = lexicon.is_stop_word(t.word);
                 if !stop && !keys.contains(&t.key) {
                     keys.push(t.key);
                 }
@@ -1016,18 +946,4 @@ fn sorted(houses: &[u8]) -> Vec<u8> {
     v.sort_unstable();
     v.dedup();
     v
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn description_stop_words_are_sorted_for_binary_search() {
-        assert!(DESCRIPTION_STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
-        for w in DESCRIPTION_STOP_WORDS {
-            assert!(is_description_stop_word(w), "{w}");
-        }
-        assert!(!is_description_stop_word("color"));
-    }
 }

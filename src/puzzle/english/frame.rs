@@ -424,18 +424,18 @@ fn attribute_list(body: &str, at: usize) -> Option<ListSyn<'_>> {
     let after_at = at + colon + 1;
     let mut values = Vec::with_capacity(8);
     if after.contains('`') {
-        // Backticked values: the text between each pair of backticks.
-        let mut rest = after;
-        let mut base = after_at;
-        while let Some(open) = rest.find('`') {
-            let Some(len) = rest[open + 1..].find('`') else {
-                break;
-            };
-            let s = open + 1;
-            values.push((&rest[s..s + len], base + s..base + s + len));
-            let consumed = s + len + 1;
-            rest = &rest[consumed..];
-            base += consumed;
+        // Backticked values: the text between each pair of backticks (a
+        // byte scan: values are short, a search call each costs more).
+        let mut ticks = after
+            .bytes()
+            .enumerate()
+            .filter(|&(_, b)| b == b'`')
+            .map(|(i, _)| i);
+        while let (Some(open), Some(close)) = (ticks.next(), ticks.next()) {
+            values.push((
+                &after[open + 1..close],
+                after_at + open + 1..after_at + close,
+            ));
         }
     } else {
         // Comma-separated values; `and`/`or` before the last one.

@@ -364,6 +364,9 @@ impl Lexicon {
                 build.intern_word(&norm);
                 i += 1;
             }
+            for id in 0..build.own.entries.len() {
+                build.is_stop_word(id as WordId);
+            }
             build.own
         });
         Lexicon {
@@ -393,17 +396,18 @@ impl Lexicon {
     }
 
     /// Whether `id` is a word that says nothing of which group a
-    /// description describes (`each`, `person`, `has`), in itself or in
-    /// its [`singular`]; worked out once per string of the puzzle's own.
-    pub(crate) fn is_stop_word(&mut self, id: WordId, is_stop: impl Fn(&str) -> bool) -> bool {
+    /// description describes (`each`, `person`, `has`:
+    /// [`is_description_stop_word`]), in itself or in its [`singular`];
+    /// worked out once per string.
+    pub(crate) fn is_stop_word(&mut self, id: WordId) -> bool {
         if let Some(stop) = self.entry(id).stop {
             return stop;
         }
         let norm = self.text(id);
-        let stop = is_stop(norm) || is_stop(&singular(norm));
-        if let Some(j) = (id as usize).checked_sub(self.fixed.entries.len()) {
-            self.own.entries[j].stop = Some(stop);
-        }
+        let stop = is_description_stop_word(norm) || is_description_stop_word(&singular(norm));
+        // Every fixed entry has its answer already.
+        let j = id as usize - self.fixed.entries.len();
+        self.own.entries[j].stop = Some(stop);
         stop
     }
 
@@ -483,17 +487,16 @@ impl Lexicon {
         out.clear();
         let bytes = text.as_bytes();
         // Invariant: `i` is on a char boundary. ASCII bytes are read through
-        // `ASCII_CLASS`; other characters are decoded.
+        // `BYTE_CLASS`; other characters are decoded.
         let char_at = |i: usize| text[i..].chars().next().unwrap_or(' ');
         let mut i = 0;
         while i < bytes.len() {
             let b = bytes[i];
-            if b.is_ascii() {
-                if ASCII_CLASS[usize::from(b)] == 0 {
+            if BYTE_CLASS[usize::from(b)] == 0 {
+                if b.is_ascii() {
                     i += 1;
                     continue;
                 }
-            } else {
                 let c = char_at(i);
                 if !c.is_alphanumeric() {
                     i += c.len_utf8();
@@ -501,20 +504,30 @@ impl Lexicon {
                 }
             }
             // A word: letters, digits, combining marks, and one apostrophe.
+            // Its ASCII letters and digits first, hashed in lower case as
+            // they are scanned (the whole of nearly every word).
             let start = i;
             let mut seen = 0u8;
-            let mut apostrophe = false;
-            // The hash of the word in lower case, while it is ASCII letters
-            // and digits.
             let mut h = 0;
+            while let Some(&b) = bytes.get(i) {
+                let class = BYTE_CLASS[usize::from(b)];
+                if class == 0 {
+                    break;
+                }
+                seen |= class;
+                // A letter's lower case, a digit itself.
+                h = hash_step(h, b | 0x20);
+                i += 1;
+            }
+            // The rest of the word, if an apostrophe or a character outside
+            // ASCII continues it: the word takes the general path.
+            let mut apostrophe = false;
             while i < bytes.len() {
                 let b = bytes[i];
                 if b.is_ascii() {
-                    let class = ASCII_CLASS[usize::from(b)];
+                    let class = BYTE_CLASS[usize::from(b)];
                     if class != 0 {
                         seen |= class;
-                        // A letter's lower case, a digit itself.
-                        h = hash_step(h, b | 0x20);
                     } else if b == b'\'' && !apostrophe {
                         apostrophe = true;
                         seen |= OTHER;
@@ -689,12 +702,13 @@ fn is_plain(raw: &str) -> bool {
     raw.bytes().all(|b| b.is_ascii_alphanumeric())
 }
 
-/// What an ASCII byte is to the tokenizer: [`LOWER`] (a lower-case letter
-/// or a digit), [`UPPER`], or 0 (a separator; the apostrophe is told apart
-/// where words are cut). [`DIGIT`] marks digits as well, for the
+/// What a byte is to the tokenizer: [`LOWER`] (a lower-case ASCII letter
+/// or a digit), [`UPPER`], or 0 (an ASCII separator, or a byte of a
+/// character outside ASCII, which the tokenizer decodes; the apostrophe is
+/// told apart where words are cut). [`DIGIT`] marks digits as well, for the
 /// letter-digit cut.
-const ASCII_CLASS: [u8; 128] = {
-    let mut table = [0u8; 128];
+const BYTE_CLASS: [u8; 256] = {
+    let mut table = [0u8; 256];
     let mut b = 0;
     while b < 128 {
         let c = b as u8;
@@ -906,6 +920,76 @@ fn lookup(
     let i = table.binary_search_by(|(w, _)| (*w).cmp(word)).ok()?;
     Some(table[i].1)
 }
+
+/// Whether `word` is one of [`DESCRIPTION_STOP_WORDS`] (sorted).
+fn is_description_stop_word(word: &str) -> bool {
+    DESCRIPTION_STOP_WORDS.binary_search(&word).is_ok()
+}
+
+/// Words of a group's description that say nothing about which group it
+/// is, sorted (a test checks) for [`is_description_stop_word`].
+const DESCRIPTION_STOP_WORDS: &[&str] = &[
+    "a",
+    "all",
+    "an",
+    "and",
+    "are",
+    "as",
+    "at",
+    "attribute",
+    "by",
+    "characteristic",
+    "different",
+    "distinct",
+    "do",
+    "doe",
+    "each",
+    "every",
+    "everybody",
+    "everyone",
+    "favorite",
+    "for",
+    "from",
+    "ha",
+    "has",
+    "have",
+    "he",
+    "her",
+    "his",
+    "house",
+    "in",
+    "is",
+    "it",
+    "its",
+    "kind",
+    "level",
+    "like",
+    "live",
+    "love",
+    "of",
+    "on",
+    "one",
+    "or",
+    "own",
+    "person",
+    "prefer",
+    "she",
+    "something",
+    "that",
+    "the",
+    "their",
+    "them",
+    "there",
+    "they",
+    "this",
+    "to",
+    "type",
+    "unique",
+    "use",
+    "who",
+    "whose",
+    "with",
+];
 
 /// The singular of a lower-case English noun, by the regular rules and a few
 /// irregular plurals; words that are not plurals come back unchanged (as far
@@ -1184,9 +1268,11 @@ mod tests {
             assert_eq!(e.ordinal, ordinal(w), "{w}");
             assert_eq!(e.digits, digits(w), "{w}");
         }
-        // Every fixed entry is a word, keys included.
+        // Every fixed entry is a word, keys included, and knows whether
+        // it is a stop word.
         for id in 0..lex.fixed.entries.len() as WordId {
             assert_ne!(lex.entry(id).key, NO_KEY, "{}", lex.text(id));
+            assert!(lex.entry(id).stop.is_some(), "{}", lex.text(id));
         }
         // A puzzle's own words come after, and two lexicons agree on the
         // fixed ids.
@@ -1196,6 +1282,15 @@ mod tests {
         assert!(t[1].word as usize >= lex.fixed.entries.len());
         assert_eq!(own.text(t[1].word), "zebra");
         assert_eq!(t[3].kw, Kw::Left);
+    }
+
+    #[test]
+    fn description_stop_words_are_sorted_for_binary_search() {
+        assert!(DESCRIPTION_STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+        for w in DESCRIPTION_STOP_WORDS {
+            assert!(is_description_stop_word(w), "{w}");
+        }
+        assert!(!is_description_stop_word("color"));
     }
 
     #[test]
