@@ -28,6 +28,8 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
+use hashbrown::HashTable;
+
 /// A string's id in a [`Lexicon`]: the index of its entry. Two ids of one
 /// lexicon are equal exactly when their strings are.
 pub(crate) type WordId = u32;
@@ -186,18 +188,11 @@ struct Entry {
 /// [`Entry::key`] of a string not yet seen as a word.
 const NO_KEY: WordId = WordId::MAX;
 
-/// A free slot of [`Strings::slots`].
-const EMPTY: WordId = WordId::MAX;
-
 /// Interned strings and what is known of each, found by their [`hash`].
 #[derive(Debug)]
 struct Strings {
-    /// The entries' indices by the [`hash`] of their string, open
-    /// addressing with linear probing: a string's probe starts at its
-    /// hash's low bits and ends at its entry or at an [`EMPTY`] slot.
-    /// Invariant: the length is a power of two and more than twice the
-    /// number of entries, so every probe ends.
-    slots: Vec<WordId>,
+    /// The entries' indices, by the [`hash`] of their string.
+    table: HashTable<WordId>,
     entries: Vec<Entry>,
     /// Every string, one after the other.
     text: String,
@@ -207,7 +202,7 @@ impl Strings {
     /// No strings, with room for `n`.
     fn with_capacity(n: usize) -> Strings {
         Strings {
-            slots: vec![EMPTY; (2 * n + 1).next_power_of_two()],
+            table: HashTable::with_capacity(n),
             entries: Vec::with_capacity(n),
             text: String::with_capacity(8 * n),
         }
@@ -218,27 +213,17 @@ impl Strings {
         &self.text.as_bytes()[e.start as usize..e.end as usize]
     }
 
-    /// The probe for a string of hash `hash` that `matches`: its entry's
-    /// index, or the empty slot where it would go.
-    fn probe(&self, hash: u64, matches: impl Fn(&[u8]) -> bool) -> Result<WordId, usize> {
-        let mask = self.slots.len() - 1;
-        let mut slot = hash as usize & mask;
-        loop {
-            let i = self.slots[slot];
-            if i == EMPTY {
-                return Err(slot);
-            }
+    /// The index of the entry of hash `hash` whose string `matches`.
+    fn find(&self, hash: u64, matches: impl Fn(&[u8]) -> bool) -> Option<WordId> {
+        let found = self.table.find(hash, |&i| {
             let e = &self.entries[i as usize];
-            if e.hash == hash && matches(self.bytes(e)) {
-                return Ok(i);
-            }
-            slot = (slot + 1) & mask;
-        }
+            e.hash == hash && matches(self.bytes(e))
+        });
+        found.copied()
     }
 
-    /// Adds `s`, of hash `hash`, whose probe ended at `slot`; returns its
-    /// index.
-    fn insert(&mut self, s: &str, hash: u64, slot: usize) -> WordId {
+    /// Adds `s`, of hash `hash`, not interned yet; returns its index.
+    fn insert(&mut self, s: &str, hash: u64) -> WordId {
         let i = self.entries.len() as WordId;
         let start = self.text.len() as u32;
         self.text.push_str(s);
@@ -253,25 +238,10 @@ impl Strings {
             ordinal: None,
             digits: None,
         });
-        self.slots[slot] = i;
-        if 2 * self.entries.len() >= self.slots.len() {
-            self.grow();
-        }
+        let entries = &self.entries;
+        self.table
+            .insert_unique(hash, i, |&j| entries[j as usize].hash);
         i
-    }
-
-    /// Doubles the table.
-    fn grow(&mut self) {
-        let len = 2 * self.slots.len();
-        self.slots = vec![EMPTY; len];
-        let mask = len - 1;
-        for (i, e) in self.entries.iter().enumerate() {
-            let mut slot = e.hash as usize & mask;
-            while self.slots[slot] != EMPTY {
-                slot = (slot + 1) & mask;
-            }
-            self.slots[slot] = i as WordId;
-        }
     }
 }
 
@@ -385,14 +355,14 @@ impl Lexicon {
         }
     }
 
-    /// The id of a string of hash `hash` that `matches`, or the slot of
-    /// `own` where it would go.
-    fn probe(&self, hash: u64, matches: impl Fn(&[u8]) -> bool) -> Result<WordId, usize> {
-        if let Ok(id) = self.fixed.probe(hash, &matches) {
-            return Ok(id);
+    /// The id of a string of hash `hash` that `matches`, if it was
+    /// interned.
+    fn probe(&self, hash: u64, matches: impl Fn(&[u8]) -> bool) -> Option<WordId> {
+        if let Some(id) = self.fixed.find(hash, &matches) {
+            return Some(id);
         }
         let base = self.fixed.entries.len() as WordId;
-        self.own.probe(hash, matches).map(|i| base + i)
+        self.own.find(hash, matches).map(|i| base + i)
     }
 
     /// Whether `id` is a word that says nothing of which group a
@@ -439,7 +409,6 @@ impl Lexicon {
     /// The id of `s`, if it was interned.
     pub(crate) fn find(&self, s: &str) -> Option<WordId> {
         self.probe(hash(s.as_bytes()), |t| same(t, s.as_bytes()))
-            .ok()
     }
 
     /// The id of `s`, interned if new. A string interned this way (a key)
@@ -448,8 +417,8 @@ impl Lexicon {
     pub(crate) fn intern(&mut self, s: &str) -> WordId {
         let hash = hash(s.as_bytes());
         match self.probe(hash, |t| same(t, s.as_bytes())) {
-            Ok(id) => id,
-            Err(slot) => self.fixed.entries.len() as WordId + self.own.insert(s, hash, slot),
+            Some(id) => id,
+            None => self.fixed.entries.len() as WordId + self.own.insert(s, hash),
         }
     }
 
@@ -583,7 +552,7 @@ impl Lexicon {
             t.len() == r.len() && t.iter().zip(r).all(|(&x, &y)| x == y | 0x20)
         });
         let (word, key, kw) = match found {
-            Ok(id) if self.entry(id).key != NO_KEY => {
+            Some(id) if self.entry(id).key != NO_KEY => {
                 let e = self.entry(id);
                 (id, e.key, e.kw)
             }
