@@ -234,6 +234,48 @@ fn a_propagator_reading_another_models_variable_panics_with_the_message() {
     );
 }
 
+/// A propagator that reads its own variable and another model's in one
+/// call.
+#[derive(Debug)]
+struct PeekAll {
+    own: VarId,
+    foreign: VarId,
+}
+
+impl Propagator for PeekAll {
+    fn name(&self) -> &'static str {
+        "peek-all"
+    }
+
+    fn subscribe(&self, subs: &mut Subscriptions) {
+        subs.on(self.own, Event::Changed);
+    }
+
+    fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
+        let mut doms = [0; 2];
+        ctx.doms_into(&[self.own, self.foreign], &mut doms);
+        Ok(Status::Fixpoint)
+    }
+}
+
+#[test]
+fn a_propagator_reading_another_models_variable_among_others_panics_with_the_message() {
+    let mut m = Model::new();
+    let [a, _, _] = three_vars(&mut m);
+    let mut other = Model::new();
+    let [_, _, z] = three_vars(&mut other);
+    m.post_propagator(PeekAll { own: a, foreign: z })
+        .expect("subscribes to its own model's variable");
+    let mut engine = Engine::new(&m);
+    assert_eq!(
+        panic_message(|| {
+            let _ = engine.propagate();
+        })
+        .as_deref(),
+        Some("variable #2 belongs to another model")
+    );
+}
+
 /// A propagator that asks for `words` state words.
 #[derive(Debug)]
 struct Hoard {
