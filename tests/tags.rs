@@ -194,11 +194,13 @@ fn an_engine_refuses_another_models_variable() {
 }
 
 /// A propagator that reads a variable it was not given a right to:
-/// another model's.
+/// another model's, alone ([`Ctx::dom`]) or after its own in one call
+/// ([`Ctx::doms_into`]).
 #[derive(Debug)]
 struct Peek {
     own: VarId,
     foreign: VarId,
+    together: bool,
 }
 
 impl Propagator for Peek {
@@ -211,27 +213,38 @@ impl Propagator for Peek {
     }
 
     fn propagate(&self, ctx: &mut Ctx<'_>) -> Propagation {
-        ctx.dom(self.foreign);
+        if self.together {
+            ctx.doms_into(&[self.own, self.foreign], &mut [0; 2]);
+        } else {
+            ctx.dom(self.foreign);
+        }
         Ok(Status::Fixpoint)
     }
 }
 
 #[test]
 fn a_propagator_reading_another_models_variable_panics_with_the_message() {
-    let mut m = Model::new();
-    let [a, _, _] = three_vars(&mut m);
-    let mut other = Model::new();
-    let [_, y, _] = three_vars(&mut other);
-    m.post_propagator(Peek { own: a, foreign: y })
-        .expect("subscribes to its own model's variable");
-    let mut engine = Engine::new(&m);
-    assert_eq!(
-        panic_message(|| {
-            let _ = engine.propagate();
+    for together in [false, true] {
+        let mut m = Model::new();
+        let [a, _, _] = three_vars(&mut m);
+        let mut other = Model::new();
+        let [_, y, _] = three_vars(&mut other);
+        m.post_propagator(Peek {
+            own: a,
+            foreign: y,
+            together,
         })
-        .as_deref(),
-        Some("variable #1 belongs to another model")
-    );
+        .expect("subscribes to its own model's variable");
+        let mut engine = Engine::new(&m);
+        assert_eq!(
+            panic_message(|| {
+                let _ = engine.propagate();
+            })
+            .as_deref(),
+            Some("variable #1 belongs to another model"),
+            "read together with others: {together}"
+        );
+    }
 }
 
 /// A propagator that asks for `words` state words.

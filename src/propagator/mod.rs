@@ -340,6 +340,22 @@ impl<'c> Ctx<'c> {
         self.inner.dom(x)
     }
 
+    /// The current domains of `xs`, as bits ([`Domain::bits`]), into
+    /// `out` (its first `xs.len()` words; `out` may not be shorter): one
+    /// call for many variables, where [`Ctx::dom`] is one a variable.
+    ///
+    /// # Panics
+    ///
+    /// If `out` is shorter than `xs`, or as [`Ctx::dom`] if one of `xs` is
+    /// not a variable of the model.
+    #[inline]
+    pub fn doms_into(&self, xs: &[VarId], out: &mut [u64]) {
+        assert!(out.len() >= xs.len(), "room for every domain read");
+        if let Err(x) = self.inner.doms_into(xs, out) {
+            panic!("variable #{} belongs to another model", x.index());
+        }
+    }
+
     /// Panics unless `x` is a variable of the model being propagated.
     fn assert_own(&self, x: VarId) {
         assert!(

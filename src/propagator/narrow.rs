@@ -675,6 +675,10 @@ pub(crate) trait DynNarrow {
     fn state(&mut self) -> &mut [u64];
     /// Whether `x` is a variable of the model being propagated.
     fn owns(&self, x: VarId) -> bool;
+    /// The domains of `xs` into `out`, as [`Narrow::dom`] reads each, in
+    /// one call; the first of `xs` that is not a variable of the model, if
+    /// one is (with `out` partly written).
+    fn doms_into(&self, xs: &[VarId], out: &mut [u64]) -> Result<(), VarId>;
 }
 
 impl<'a, N: Narrow<'a>> DynNarrow for N {
@@ -684,6 +688,17 @@ impl<'a, N: Narrow<'a>> DynNarrow for N {
 
     fn dom(&self, x: VarId) -> Domain {
         Narrow::dom(self, x)
+    }
+
+    fn doms_into(&self, xs: &[VarId], out: &mut [u64]) -> Result<(), VarId> {
+        let (doms, tags) = (self.doms(), self.tags());
+        for (o, &x) in out.iter_mut().zip(xs) {
+            if !tags.owns_var(x, doms.len()) {
+                return Err(x);
+            }
+            *o = doms[x.index()];
+        }
+        Ok(())
     }
 
     fn restrict(&mut self, x: VarId, keep: Domain) -> Result<bool, Conflict> {

@@ -42,18 +42,19 @@ impl Band {
     }
 }
 
-/// For each `i`, the union of `sets` but `sets[i]`, from prefix and suffix
-/// unions.
-fn unions_but_one(sets: &[u64], out: &mut [u64]) {
-    let mut before = 0;
+/// For each `i`, `sets` but `sets[i]` combined by `op` (associative and
+/// commutative, with identity `none`), from prefixes and suffixes.
+#[inline(always)]
+fn but_one_each(sets: &[u64], out: &mut [u64], op: impl Fn(u64, u64) -> u64, none: u64) {
+    let mut before = none;
     for (o, &s) in out.iter_mut().zip(sets) {
         *o = before;
-        before |= s;
+        before = op(before, s);
     }
-    let mut after = 0;
+    let mut after = none;
     for (o, &s) in out.iter_mut().zip(sets).rev() {
-        *o |= after;
-        after |= s;
+        *o = op(*o, after);
+        after = op(after, s);
     }
 }
 
@@ -77,55 +78,70 @@ impl Propagator for Band {
         let b = self.b;
         let n = b * b;
         // At most 6 lines and boxes (a 36x36 board).
-        // The band's domains as this pass read them (at most 6 * 36 cells).
+        // The band's domains: read once, then narrowed as `ctx.restrict`
+        // narrows the cells, so each pass reads the current ones.
         let mut doms = [0u64; 216];
         let mut inter = [0u64; 36];
+        // By intersection (line l, box k at l * b + k): the values of line
+        // l outside box k, and of box k outside line l.
+        let mut line_rest = [0u64; 36];
+        let mut box_rest = [0u64; 36];
         let mut keep = [0u64; 36];
-        let mut line = [0u64; 6];
-        let mut rest = [0u64; 6];
-        let mut by_box = [0u64; 6];
-        let mut box_rest = [0u64; 6];
+        let mut column = [0u64; 6];
+        let mut but_one = [0u64; 6];
+        ctx.doms_into(&self.cells, &mut doms);
         loop {
             // inter[l * b + k]: the values the intersection of line l and
             // box k can take.
-            for (d, &x) in doms.iter_mut().zip(&self.cells) {
-                *d = ctx.dom(x).bits();
-            }
             for (u, cells) in inter.iter_mut().zip(doms[..n * b].chunks_exact(b)) {
                 *u = cells.iter().fold(0, |u, &d| u | d);
             }
-            keep[..n].fill(u64::MAX);
-            // Along line l, outside box k: the values of box k outside
-            // line l.
+            for (rest, line) in line_rest
+                .chunks_exact_mut(b)
+                .zip(inter[..n].chunks_exact(b))
+            {
+                but_one_each(line, rest, |a, b| a | b, 0);
+            }
             for k in 0..b {
                 for l in 0..b {
-                    by_box[l] = inter[l * b + k];
+                    column[l] = inter[l * b + k];
                 }
-                unions_but_one(&by_box[..b], &mut box_rest[..b]);
+                but_one_each(&column[..b], &mut but_one[..b], |a, b| a | b, 0);
                 for l in 0..b {
-                    for k2 in (0..b).filter(|&k2| k2 != k) {
-                        keep[l * b + k2] &= box_rest[l];
-                    }
+                    box_rest[l * b + k] = but_one[l];
                 }
             }
-            // In box k, outside line l: the values of line l outside box
-            // k.
-            for l in 0..b {
-                line[..b].copy_from_slice(&inter[l * b..l * b + b]);
-                unions_but_one(&line[..b], &mut rest[..b]);
-                for k in 0..b {
-                    for l2 in (0..b).filter(|&l2| l2 != l) {
-                        keep[l2 * b + k] &= rest[k];
-                    }
+            // A cell of line l in box k keeps the values of every other
+            // box outside line l (along line l, outside that box, are the
+            // values of that box outside the line) and of every other line
+            // outside box k (the same in box k).
+            for (keep, rest) in keep.chunks_exact_mut(b).zip(box_rest[..n].chunks_exact(b)) {
+                but_one_each(rest, keep, |a, b| a & b, u64::MAX);
+            }
+            for k in 0..b {
+                for l in 0..b {
+                    column[l] = line_rest[l * b + k];
+                }
+                but_one_each(&column[..b], &mut but_one[..b], |a, b| a & b, u64::MAX);
+                for l in 0..b {
+                    keep[l * b + k] &= but_one[l];
                 }
             }
             let mut changed = false;
-            for (i, (&x, &d)) in self.cells.iter().zip(&doms).enumerate() {
-                // Cells are read and narrowed one by one: `d` is current.
-                let mask = keep[i / n * b + i % n / b];
-                if d & !mask != 0 {
-                    ctx.restrict(x, Domain::from_bits(mask))?;
-                    changed = true;
+            // Intersection by intersection (`keep` and the cells are in the
+            // same order), each cell narrowed in turn; an intersection whose
+            // union `keep` holds has no cell to narrow.
+            let cells = self.cells.chunks_exact(b).zip(doms.chunks_exact_mut(b));
+            for (((xs, ds), &mask), &u) in cells.zip(&keep[..n]).zip(&inter) {
+                if u & !mask == 0 {
+                    continue;
+                }
+                for (&x, d) in xs.iter().zip(ds) {
+                    if *d & !mask != 0 {
+                        ctx.restrict(x, Domain::from_bits(mask))?;
+                        *d &= mask;
+                        changed = true;
+                    }
                 }
             }
             if !changed {
