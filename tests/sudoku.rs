@@ -4,10 +4,10 @@
 
 mod common;
 
-use bitfd::{Domain, Engine, Mode, SearchOptions, SearchStatus, Solver, Strength};
+use bitfd::{Domain, Engine, Mode, NodeKind, SearchOptions, SearchStatus, Solver, Strength, Tree};
 use common::{
     ExpectedCount, Sudoku, SudokuSettings, load_json, reveal_every, sudoku_alphabet, sudoku_model,
-    sudoku_model_with,
+    sudoku_model_with, sudoku_with_given_domains,
 };
 use serde_json::Value;
 
@@ -654,4 +654,44 @@ fn the_large_board_search_proves_the_quick_large_boards_unique() {
             assert_eq!(again.stats, outcome.stats, "{at}");
         }
     }
+}
+
+/// Each node of `tree` as its parent, decision and kind, a failure without
+/// the constraint that found it.
+fn shape(tree: &Tree) -> Vec<String> {
+    tree.nodes()
+        .iter()
+        .map(|node| {
+            let kind = match node.kind {
+                NodeKind::Failed { .. } => NodeKind::Failed { by: None },
+                kind => kind,
+            };
+            format!("{:?} {:?} {kind:?}", node.parent, node.decision)
+        })
+        .collect()
+}
+
+#[test]
+fn rounds_through_the_costly_class_search_the_same_trees_as_lowest_first() {
+    // With its givens posted as constraints a board has more than 64
+    // propagators, and the engine runs its domain all-differents by rounds;
+    // with the givens as initial domains (54 propagators, a queue of one
+    // word, and another posting order) it runs them lowest first. A fixpoint does not depend on the
+    // order the propagators run in, so both must search the same tree,
+    // node for node (a failure may be found by another unit).
+    let options = SearchOptions::default();
+    let mut nodes = 0;
+    for puzzle in puzzles("sudoku/norvig_top95.json").iter().take(30) {
+        let line = text(puzzle, "puzzle");
+        let rounds = sudoku_model_with(3, line, SudokuSettings::default()).model;
+        let lowest_first = sudoku_with_given_domains(line, true);
+        assert!(Engine::new(&rounds).propagator_count() > 64);
+        assert!(Engine::new(&lowest_first).propagator_count() <= 64);
+        let (a, by_rounds) = Tree::record(&rounds, &options, Mode::AtMost(2));
+        let (b, by_lowest) = Tree::record(&lowest_first, &options, Mode::AtMost(2));
+        assert_eq!(shape(&a), shape(&b), "{}", puzzle["id"]);
+        assert_eq!(by_rounds.stats.nodes, by_lowest.stats.nodes);
+        nodes += by_rounds.stats.nodes;
+    }
+    assert!(nodes > 1_000, "the boards search: {nodes} nodes");
 }

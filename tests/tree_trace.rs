@@ -10,7 +10,7 @@ use bitfd::{
     ConstraintId, Domain, Engine, Mode, Model, NodeKind, SearchOptions, SearchStatus, Solver,
     Stats, StepKind, Strength, Trace, Tree, TreeStats,
 };
-use common::{ZebraSettings, load_json, zebra_model};
+use common::{ZebraSettings, load_json, sudoku_with_given_domains, zebra_model};
 use serde_json::Value;
 
 /// Oz's semantics for its zebra: value all-different, no each-value-held,
@@ -65,37 +65,6 @@ fn queens(n: usize) -> Model {
     m
 }
 
-/// A 9x9 sudoku from its 81-character line: cells `r{row}c{col}`, givens as
-/// fixed initial domains, domain-consistent all-different a row, column and
-/// box, labelled.
-fn sudoku(line: &str) -> Model {
-    let mut m = Model::new();
-    let cells: Vec<_> = line
-        .chars()
-        .enumerate()
-        .map(|(i, ch)| {
-            let name = format!("r{}c{}", i / 9 + 1, i % 9 + 1);
-            let domain = match ch.to_digit(10) {
-                Some(v) => Domain::singleton(v as u8),
-                None => Domain::range(1, 9),
-            };
-            m.var_with_domain(&name, domain).expect("fresh name")
-        })
-        .collect();
-    for k in 0..9 {
-        let row: Vec<_> = (0..9).map(|j| cells[k * 9 + j]).collect();
-        let col: Vec<_> = (0..9).map(|j| cells[j * 9 + k]).collect();
-        let boxed: Vec<_> = (0..9)
-            .map(|j| cells[(k / 3 * 3 + j / 3) * 9 + k % 3 * 3 + j % 3])
-            .collect();
-        for (vars, what) in [(row, "row"), (col, "column"), (boxed, "box")] {
-            let c = m.all_different(&vars, Strength::Domain).expect("valid");
-            m.set_label(c, format!("Each digit once in {what} {}.", k + 1));
-        }
-    }
-    m
-}
-
 /// One model of the suite, with its search.
 struct Case {
     name: &'static str,
@@ -147,7 +116,11 @@ fn cases() -> Vec<Case> {
             true,
         ),
         case("queens_6_all_solutions", queens(6), true),
-        case("sudoku_norvig_hardest_0002", sudoku(&hard), false),
+        case(
+            "sudoku_norvig_hardest_0002",
+            sudoku_with_given_domains(&hard, false),
+            false,
+        ),
     ]
 }
 

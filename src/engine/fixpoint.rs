@@ -35,6 +35,9 @@ pub(crate) struct Running<'e> {
     pub(super) enabled: Option<&'e [u64]>,
     pub(super) wakeups: Wakeups<'e>,
     pub(super) props: &'e [Slot],
+    /// The first propagator of the most costly class when that class runs
+    /// by rounds (see [`Pop`]), else the number of propagators.
+    pub(super) costly: usize,
     /// The variables of every group propagator, lent to the contexts.
     pub(super) groups: &'e [VarId],
     /// The engine's count of propagator runs.
@@ -105,25 +108,24 @@ impl Running<'_> {
         let queue = Cell::from_mut(&mut *self.queue).as_slice_of_cells();
         let (wakeups, groups, tags) = (self.wakeups, self.groups, self.tags);
         let mut runs = 0;
+        // Rounds in the most costly class when the engine runs it so (see
+        // `Pop`).
+        let costly = (self.costly < self.props.len()).then_some(self.costly);
+        let listed = Listed {
+            queue,
+            enabled: self.enabled,
+        };
         let result = if O::PROPAGATION {
             let mut sink = Forward { observer };
             let inner = Untraced::new(doms, fixed, props, groups, tags, wakeups, Words(queue));
             let mut ctx = Traced::new(inner, &mut sink);
-            let pop = Listed {
-                queue,
-                enabled: self.enabled,
-            };
-            fixpoint(&mut ctx, pop, decision, self.props, &mut runs)
+            fixpoint_listed(&mut ctx, listed, costly, decision, self.props, &mut runs)
         } else if let [word] = queue {
             let mut ctx = Untraced::new(doms, fixed, props, groups, tags, wakeups, OneWord(word));
             fixpoint(&mut ctx, OneWord(word), decision, self.props, &mut runs)
         } else {
             let mut ctx = Untraced::new(doms, fixed, props, groups, tags, wakeups, Words(queue));
-            let pop = Listed {
-                queue,
-                enabled: self.enabled,
-            };
-            fixpoint(&mut ctx, pop, decision, self.props, &mut runs)
+            fixpoint_listed(&mut ctx, listed, costly, decision, self.props, &mut runs)
         };
         *self.propagations += runs;
         if let Err(by) = result {
@@ -133,12 +135,31 @@ impl Running<'_> {
     }
 }
 
-/// The queue as the fixpoint loop sees it: a bitset of propagators, the
-/// lowest-numbered popped first.
+/// The queue as the fixpoint loop sees it: a bitset of propagators in
+/// queue order (by class, then posting order).
+///
+/// For at most 64 propagators (a one-word queue), or a most costly class
+/// with a custom propagator in it, the next is the lowest queued. Beyond,
+/// the next is the lowest queued of the cheaper classes;
+/// when none is, it is taken in the most costly class by a round: the
+/// lowest queued after the costly propagator popped last, or if none the
+/// lowest queued, as a first-in first-out queue would run them, so that a
+/// costly propagator woken again and again waits for the others woken (a
+/// sudoku's 27 units wake each other, and lowest first runs the first
+/// units again after each later one; pays on the wiki17 sudoku bench). A
+/// one-word queue keeps to lowest first: a round costs a few instructions
+/// a run, which small models (the zebras) do not earn back.
 trait Pop: Copy {
-    /// Takes the lowest queued propagator off the queue; a number past
-    /// every propagator when none is queued.
-    fn pop(self) -> usize;
+    /// Where a round stands: what [`Pop::pop`] needs besides the queue.
+    type Round: Copy;
+
+    /// Where a round stands before any propagator ran.
+    fn round(self) -> Self::Round;
+
+    /// Takes the next propagator off the queue and returns it (moving
+    /// `round` past it when it is a costly one); a number past every
+    /// propagator when none is queued.
+    fn pop(self, round: &mut Self::Round) -> usize;
 
     /// Takes `p` off the queue again (its own run queued it).
     fn unqueue(self, p: usize);
@@ -148,8 +169,14 @@ trait Pop: Copy {
 }
 
 impl Pop for OneWord<'_> {
+    /// Lowest first in every class: nothing to keep.
+    type Round = ();
+
     #[inline(always)]
-    fn pop(self) -> usize {
+    fn round(self) {}
+
+    #[inline(always)]
+    fn pop(self, _round: &mut ()) -> usize {
         // An empty word pops 64, past every propagator of a one-word queue.
         let queued = self.0.get();
         self.0.set(queued & queued.wrapping_sub(1));
@@ -167,6 +194,66 @@ impl Pop for OneWord<'_> {
     }
 }
 
+/// A queue of several words run by rounds in its most costly class, which
+/// starts at propagator `costly` (see [`Pop`]).
+#[derive(Clone, Copy)]
+struct Rounds<'q> {
+    listed: Listed<'q>,
+    costly: usize,
+}
+
+impl Pop for Rounds<'_> {
+    /// The propagator after the last costly one popped.
+    type Round = usize;
+
+    #[inline(always)]
+    fn round(self) -> usize {
+        self.costly
+    }
+
+    #[inline(always)]
+    fn pop(self, cursor: &mut usize) -> usize {
+        let queue = self.listed.queue;
+        loop {
+            let Some(lowest) = self.listed.lowest_from(0) else {
+                return usize::MAX;
+            };
+            let p = if lowest < self.costly {
+                lowest
+            } else {
+                let p = self.listed.lowest_from(*cursor).unwrap_or(lowest);
+                *cursor = p + 1;
+                p
+            };
+            let (word, bit) = (p / 64, p % 64);
+            queue[word].set(queue[word].get() & !(1 << bit));
+            if self
+                .listed
+                .enabled
+                .is_none_or(|on| on[word] >> bit & 1 == 1)
+            {
+                return p;
+            }
+        }
+    }
+
+    #[inline(always)]
+    fn unqueue(self, p: usize) {
+        self.listed.unqueue(p);
+    }
+
+    #[inline(always)]
+    fn clear(self) {
+        self.listed.clear();
+    }
+}
+
+/// The bits below `i` of a word (all of them from 64 on).
+#[inline(always)]
+fn below(i: usize) -> u64 {
+    1u64.checked_shl(i as u32).unwrap_or(0).wrapping_sub(1)
+}
+
 /// A queue of several words; with wake lists (past the subscriber masks'
 /// words) a disabled propagator may be woken, and is dropped when popped.
 #[derive(Clone, Copy)]
@@ -176,9 +263,32 @@ struct Listed<'q> {
     enabled: Option<&'q [u64]>,
 }
 
-impl Pop for Listed<'_> {
+impl Listed<'_> {
+    /// The lowest queued propagator at or after `from`, if any.
     #[inline(always)]
-    fn pop(self) -> usize {
+    fn lowest_from(self, from: usize) -> Option<usize> {
+        let first = from / 64;
+        let words = self.queue.get(first..)?;
+        words.iter().enumerate().find_map(|(k, w)| {
+            let bits = if k == 0 {
+                w.get() & !below(from % 64)
+            } else {
+                w.get()
+            };
+            (bits != 0).then(|| 64 * (first + k) + bits.trailing_zeros() as usize)
+        })
+    }
+}
+
+impl Pop for Listed<'_> {
+    /// Lowest first in every class: nothing to keep.
+    type Round = ();
+
+    #[inline(always)]
+    fn round(self) {}
+
+    #[inline(always)]
+    fn pop(self, _round: &mut ()) -> usize {
         loop {
             let Some(word) = self.queue.iter().position(|w| w.get() != 0) else {
                 return usize::MAX;
@@ -204,8 +314,8 @@ impl Pop for Listed<'_> {
     }
 }
 
-/// The loop: narrows by `decision`, then runs the lowest queued
-/// propagator of `props` until none is queued or one fails; counts the
+/// The loop: narrows by `decision`, then runs the next queued propagator
+/// of `props` ([`Pop::pop`]) until none is queued or one fails; counts the
 /// runs in `runs`.
 ///
 /// A propagator that reports [`Status::Fixpoint`] is taken off the queue
@@ -221,8 +331,9 @@ fn fixpoint<N: RunAs + RunSlot>(
     if let Some((x, keep)) = decision {
         ctx.decide(x, keep);
     }
+    let mut round = queue.round();
     loop {
-        let p = queue.pop();
+        let p = queue.pop(&mut round);
         let Some(slot) = props.get(p) else {
             return Ok(());
         };
@@ -237,6 +348,23 @@ fn fixpoint<N: RunAs + RunSlot>(
             }
         }
         ctx.ran();
+    }
+}
+
+/// [`fixpoint`] on a queue of several words, or of one in a traced run:
+/// by rounds from propagator `costly` on when that is `Some` (see [`Pop`]).
+#[inline(always)]
+fn fixpoint_listed<N: RunAs + RunSlot>(
+    ctx: &mut N,
+    listed: Listed<'_>,
+    costly: Option<usize>,
+    decision: Option<(VarId, Domain)>,
+    props: &[Slot],
+    runs: &mut u64,
+) -> Result<(), ConstraintId> {
+    match costly {
+        Some(costly) => fixpoint(ctx, Rounds { listed, costly }, decision, props, runs),
+        None => fixpoint(ctx, listed, decision, props, runs),
     }
 }
 
@@ -281,5 +409,94 @@ impl<O: Observer> PruneSink for Forward<'_, O> {
 
     fn propagated(&mut self, by: ConstraintId) {
         self.observer.propagated(by);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::cell::Cell;
+
+    use super::{Listed, Pop, Rounds};
+
+    /// A queue of `words` words holding `queued`.
+    fn queue_of(words: usize, queued: &[usize]) -> Vec<Cell<u64>> {
+        let queue: Vec<Cell<u64>> = (0..words).map(|_| Cell::new(0)).collect();
+        for &p in queued {
+            queue[p / 64].set(queue[p / 64].get() | 1 << (p % 64));
+        }
+        queue
+    }
+
+    /// Pops `pops` propagators off `pop`, queuing the propagators `wakes`
+    /// names after the first pop of the propagator it pairs them with (as
+    /// that propagator's run would); returns the order popped.
+    fn popped<P: Pop>(
+        pop: P,
+        queue: &[Cell<u64>],
+        wakes: &[(usize, &[usize])],
+        pops: usize,
+    ) -> Vec<usize> {
+        let mut round = pop.round();
+        let mut order = Vec::new();
+        for _ in 0..pops {
+            let p = pop.pop(&mut round);
+            let first = !order.contains(&p);
+            order.push(p);
+            for &(after, woken) in wakes {
+                if after == p && first {
+                    for &q in woken {
+                        queue[q / 64].set(queue[q / 64].get() | 1 << (q % 64));
+                    }
+                }
+            }
+        }
+        order
+    }
+
+    #[test]
+    fn rounds_run_the_cheaper_classes_lowest_first_and_the_costly_class_in_turn() {
+        // Propagators 100 and on are the costly class. 101's run wakes 105
+        // (ahead of it: this round) and 101 itself and 100 (behind: the
+        // next round); 110's run wakes 5, a cheaper one, which runs next.
+        let queue = queue_of(2, &[3, 70, 101, 110, 120]);
+        let listed = Listed {
+            queue: &queue,
+            enabled: None,
+        };
+        let rounds = Rounds {
+            listed,
+            costly: 100,
+        };
+        let wakes: &[(usize, &[usize])] = &[(101, &[105, 101, 100]), (110, &[5])];
+        assert_eq!(
+            popped(rounds, &queue, wakes, 10),
+            [3, 70, 101, 105, 110, 5, 120, 100, 101, usize::MAX]
+        );
+        // Lowest first, the same queue and wakes.
+        let queue = queue_of(2, &[3, 70, 101, 110, 120]);
+        let listed = Listed {
+            queue: &queue,
+            enabled: None,
+        };
+        assert_eq!(
+            popped(listed, &queue, wakes, 10),
+            [3, 70, 101, 100, 101, 105, 110, 5, 120, usize::MAX]
+        );
+    }
+
+    #[test]
+    fn rounds_drop_a_disabled_propagator_popped() {
+        // 110 is queued but disabled (wake lists may queue it).
+        let queue = queue_of(2, &[101, 110, 120]);
+        let enabled = [u64::MAX, !(1 << (110 - 64))];
+        let listed = Listed {
+            queue: &queue,
+            enabled: Some(&enabled),
+        };
+        let rounds = Rounds {
+            listed,
+            costly: 100,
+        };
+        assert_eq!(popped(rounds, &queue, &[], 3), [101, 120, usize::MAX]);
     }
 }

@@ -7,7 +7,9 @@
 //!   fixed-variable bitset, then the propagators' state words. Search saves
 //!   and restores it whole; nothing is trailed.
 //! * **queue**: a bitset over propagators in queue order; the lowest queued
-//!   one runs next. One word for at most 64 propagators, more beyond.
+//!   one runs next, but for rounds in the most costly class of a queue of
+//!   more than one word (see Scheduling). One word for at most 64
+//!   propagators, more beyond.
 //! * **priority class**: a propagator's cost ([`Priority`]); queue order is
 //!   class first, posting order inside a class.
 //! * **wake-up**: a narrowing queues the propagators subscribed to the event
@@ -35,10 +37,16 @@
 //!
 //! # Scheduling
 //!
-//! The engine always runs the lowest-numbered queued propagator: so every
-//! cheaper class runs before a more costly one, and inside a class the
-//! earlier-posted constraint runs first. This order is fixed by the model
-//! alone, so the trace is too. A propagator already queued is not queued
+//! The engine runs the lowest-numbered queued propagator of the cheaper
+//! classes first: so every cheaper class runs before a more costly one,
+//! and inside a class the earlier-posted constraint runs first. In the most
+//! costly class ([`Priority::Quadratic`]) of a model with more than 64
+//! propagators, when that class holds built-in propagators only, it runs
+//! rounds instead: the lowest queued after the costly propagator that ran
+//! last, wrapping around, as a first-in first-out queue would (a sudoku's
+//! units wake each other, and lowest first runs the first units again
+//! after each later one). This order is fixed by the model alone, so the
+//! trace is too; each node's fixpoint starts a new round. A propagator already queued is not queued
 //! twice (it is one bit). A propagator that reports [`Status::Fixpoint`](crate::propagator::Status) is
 //! taken off the queue again if its own changes put it there. At
 //! construction every propagator is queued, so the first
@@ -146,6 +154,11 @@ pub struct Engine {
     masks_at: usize,
     /// Propagator runs so far.
     propagations: u64,
+    /// The first propagator of the most costly class ([`Priority::Quadratic`])
+    /// when the queue runs that class by rounds (see Scheduling in the
+    /// module docs: more than one queue word, built-ins only), or the
+    /// number of propagators.
+    costly: usize,
     /// Subscriptions, kept only while building (reused by `load`), and
     /// the variables of every group propagator, which they read through
     /// it (see [`Subscriptions::copy_groups`]).
@@ -204,6 +217,7 @@ impl Engine {
             masks: 0,
             masks_at: 0,
             propagations: 0,
+            costly: 0,
             subs: Subscriptions::default(),
         }
     }
@@ -279,6 +293,17 @@ impl Engine {
             class_start(Priority::Linear),
             class_start(Priority::Quadratic),
         );
+        // Rounds only in a queue of several words, and only through
+        // built-in propagators: a custom one's cost within its class is
+        // unknown, and lowest first keeps one posted last (a sudoku's band
+        // intersections, far dearer a run than an all-different) waiting
+        // until the others settle.
+        let built_in = |slot: &Slot| !matches!(slot.prop, AnyPropagator::Custom(_));
+        self.costly = if self.words > 1 && self.props[costly..].iter().all(built_in) {
+            costly
+        } else {
+            self.props.len()
+        };
         if costly < self.props.len() {
             self.find_redundant(model, linear, costly);
         }
@@ -607,6 +632,7 @@ impl Engine {
                 wakes_open,
             },
             props: &self.props,
+            costly: self.costly,
             groups: self.subs.groups(),
             propagations: &mut self.propagations,
         };

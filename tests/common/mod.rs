@@ -324,6 +324,42 @@ pub(crate) fn sudoku_model(box_size: usize, puzzle: &str) -> Sudoku {
     sudoku_model_with(box_size, puzzle, SudokuSettings::default())
 }
 
+/// A 9x9 sudoku from its 81-character line: cells `r{row}c{col}`, givens as
+/// fixed initial domains, domain-consistent all-different a row, column and
+/// box, labelled, each followed by an each-value-held when
+/// `each_value_held`.
+pub(crate) fn sudoku_with_given_domains(line: &str, each_value_held: bool) -> Model {
+    let mut m = Model::new();
+    let cells: Vec<_> = line
+        .chars()
+        .enumerate()
+        .map(|(i, ch)| {
+            let name = format!("r{}c{}", i / 9 + 1, i % 9 + 1);
+            let domain = match ch.to_digit(10) {
+                Some(v) => Domain::singleton(v as u8),
+                None => Domain::range(1, 9),
+            };
+            m.var_with_domain(&name, domain).expect("fresh name")
+        })
+        .collect();
+    for k in 0..9 {
+        let row: Vec<_> = (0..9).map(|j| cells[k * 9 + j]).collect();
+        let col: Vec<_> = (0..9).map(|j| cells[j * 9 + k]).collect();
+        let boxed: Vec<_> = (0..9)
+            .map(|j| cells[(k / 3 * 3 + j / 3) * 9 + k % 3 * 3 + j % 3])
+            .collect();
+        for (vars, what) in [(row, "row"), (col, "column"), (boxed, "box")] {
+            let c = m.all_different(&vars, Strength::Domain).expect("valid");
+            m.set_label(c, format!("Each digit once in {what} {}.", k + 1));
+            if each_value_held {
+                m.each_value_held(&vars, Domain::range(1, 9))
+                    .expect("as many cells as values");
+            }
+        }
+    }
+    m
+}
+
 /// As [`sudoku_model`], with the given settings.
 ///
 /// # Panics
