@@ -561,10 +561,18 @@ fn box_line_and_dom_wdeg_solve_the_16x16_boards_to_their_stated_solutions() {
 /// The library's sudoku model of `line` with box-line and, when `views`,
 /// the dual viewpoints.
 fn library_model(line: &str, views: bool) -> bitfd::sudoku::SudokuModel {
+    library_model_with(line, true, views)
+}
+
+/// A board's model as `bitfd sudoku` builds it at domain strength, with or
+/// without the box-line bands and the dual viewpoints.
+fn library_model_with(line: &str, box_line: bool, views: bool) -> bitfd::sudoku::SudokuModel {
     let mut sm = bitfd::sudoku::Board::parse(line)
         .expect("a board")
         .to_model(Strength::Domain);
-    sm.add_box_line();
+    if box_line {
+        sm.add_box_line();
+    }
     if views {
         sm.add_views(Strength::Domain);
     }
@@ -611,10 +619,11 @@ fn views_propagation_keeps_the_stated_solution_of_every_large_board() {
 #[test]
 fn the_large_board_search_proves_the_quick_large_boards_unique() {
     // The large boards that take `bitfd sudoku`'s large-board search
-    // (box-line, dom/wdeg, the last conflict, and now restarts with
-    // nogoods and probing at the root) well under a second: with and
-    // without the dual viewpoints, and with and without the restarts and
-    // the probing, each solves to its stated
+    // (dom/wdeg, the last conflict, and now restarts with
+    // nogoods and probing at the root) well under a second: with the
+    // box-line bands, with and without the dual viewpoints, and with
+    // neither, as `bitfd sudoku` builds them, and with and without the
+    // restarts and the probing, each solves to its stated
     // solution and is proven unique, as its source says, within a node
     // budget far above what they need. A search that restarts gives the
     // same statistics on a second run.
@@ -636,13 +645,17 @@ fn the_large_board_search_proves_the_quick_large_boards_unique() {
             .find(|p| p["id"] == id)
             .expect("in the data");
         assert!(text(&puzzle, "source_note").contains("unique"), "{id}");
-        for (views, options) in [false, true]
+        // Box-line with and without the views, and neither (the default).
+        for (box_line, views, options) in [(true, false), (true, true), (false, false)]
             .into_iter()
-            .flat_map(|views| [(views, without), (views, with)])
+            .flat_map(|(b, v)| [(b, v, without), (b, v, with)])
         {
-            let sm = library_model(text(&puzzle, "puzzle"), views);
+            let sm = library_model_with(text(&puzzle, "puzzle"), box_line, views);
             let outcome = Solver::new(sm.model()).solve(&options, Mode::AtMost(2));
-            let at = format!("{id} views {views} {:?}", options.restarts);
+            let at = format!(
+                "{id} box-line {box_line} views {views} {:?}",
+                options.restarts
+            );
             assert_eq!(outcome.status, SearchStatus::Complete, "{at}");
             assert_eq!(outcome.solutions.len(), 1, "{at}: unique");
             assert_eq!(

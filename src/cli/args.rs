@@ -78,10 +78,11 @@ input order though boards are solved on every core, then how many puzzles
 there were, how many were unique, and puzzles per second (per core: the
 boards over the time their searches took). Exits with 3 when a limit left
 a board unknown. The model is a cell a variable, an all-different and an
-each-value-held a row, column and box, and the box-line intersections of
-every band (--box-line off leaves them out); boards of 25x25 and larger
-branch by dom/wdeg with reasoning from the last conflict unless
---var-order and --last-conflict say otherwise.";
+each-value-held a row, column and box, and below 25x25 the box-line
+intersections of every band (--box-line says otherwise); boards of 25x25
+and larger branch by dom/wdeg with reasoning from the last conflict,
+restarts and probing at the root unless --var-order, --last-conflict,
+--restarts and --probe say otherwise.";
 
 const MINIMIZE_EXAMPLES: &str = "\
 Examples:
@@ -374,9 +375,10 @@ pub(crate) struct SudokuArgs {
     pub(crate) count: bool,
 
     /// Whether to add the box-line intersections of every band: a line's
-    /// values outside a box are the box's values outside the line.
-    #[arg(long, value_enum, value_name = "WHEN", default_value_t = BoxLine::On)]
-    pub(crate) box_line: BoxLine,
+    /// values outside a box are the box's values outside the line
+    /// [default: on below 25x25, off for 25x25 and larger].
+    #[arg(long, value_enum, value_name = "WHEN")]
+    pub(crate) box_line: Option<BoxLine>,
 
     /// Whether to add the dual viewpoints: for each value and unit, a
     /// variable for where the value goes in the unit, channeled to the

@@ -102,7 +102,15 @@ fn solve_board(args: &SudokuArgs, board: &Board) -> Solved {
     };
     let started = Instant::now();
     let mut sm = board.to_model(args.search.strength());
-    if args.box_line == BoxLine::On {
+    // On large boards the bands cost more than they prune: without them
+    // the most costly class holds built-in all-differents only, and runs
+    // by rounds.
+    let box_line = args.box_line.unwrap_or(if board.size() >= 25 {
+        BoxLine::Off
+    } else {
+        BoxLine::On
+    });
+    if box_line == BoxLine::On {
         sm.add_box_line();
     }
     if args.views == Views::On {

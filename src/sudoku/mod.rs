@@ -10,7 +10,8 @@
 //! and, for every row, column and box, an all-different and an
 //! each-value-held (every value `1..=n` is somewhere in the unit), labelled
 //! `row 3`, `column 5`, `box 9`. [`SudokuModel::add_box_line`] adds the
-//! box-line intersections of every band, which large boards need;
+//! box-line intersections of every band (`bitfd sudoku` adds them below
+//! 25x25);
 //! [`SudokuModel::add_views`] the dual viewpoints, where each value goes in
 //! each unit, channeled to the cells.
 
@@ -235,9 +236,12 @@ impl SudokuModel {
     /// the box side), a redundant propagator of its box-line intersections:
     /// the values a line takes outside a box are those the box takes
     /// outside the line (see the module `intersections`). It changes no
-    /// solution and prunes what no single unit sees; on 25x25 and 36x36
-    /// boards it cuts the search tree many times over. Labelled `rows 1-3:
-    /// box-line`, `columns 4-6: box-line`.
+    /// solution and prunes what no single unit sees. A band is a custom
+    /// propagator in the most costly class, which then runs lowest first
+    /// instead of by rounds: on 25x25 and 36x36 boards, searched by
+    /// dom/wdeg with restarts, that costs more than the bands prune, and
+    /// `bitfd sudoku` leaves them out there. Labelled `rows 1-3: box-line`,
+    /// `columns 4-6: box-line`.
     ///
     /// ```
     /// use bitfd::{SearchOptions, Solver, Strength};
