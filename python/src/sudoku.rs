@@ -95,7 +95,7 @@ impl Sudoku {
 
     /// The board as a `Model`: a variable a cell, all-different and
     /// each-value-held for every row, column and box; with `box_line`, the
-    /// box-line intersections too (large boards need them).
+    /// box-line intersections too (they prune what no single unit sees).
     #[pyo3(signature = (strength = "domain", *, box_line = false))]
     fn model(&self, strength: &str, box_line: bool) -> PyResult<Model> {
         let sm = self.sudoku_model(crate::model::strength(strength)?, box_line);

@@ -80,9 +80,8 @@ boards over the time their searches took). Exits with 3 when a limit left
 a board unknown. The model is a cell a variable, an all-different and an
 each-value-held a row, column and box, and below 25x25 the box-line
 intersections of every band (--box-line says otherwise); boards of 25x25
-and larger branch by dom/wdeg with reasoning from the last conflict,
-restarts and probing at the root unless --var-order, --last-conflict,
---restarts and --probe say otherwise.";
+and larger branch by dom/wdeg with restarts and probing at the root
+unless --var-order, --restarts and --probe say otherwise.";
 
 const MINIMIZE_EXAMPLES: &str = "\
 Examples:
@@ -596,7 +595,7 @@ pub(crate) struct SearchArgs {
 
     /// After a failed decision, branch on its variable again while it is
     /// open, before the variable order (reasoning from the last conflict)
-    /// [default: off; sudoku: on for 25x25 and larger].
+    /// [default: off].
     #[arg(long, value_enum, value_name = "WHEN")]
     last_conflict: Option<LastConflictArg>,
 
@@ -737,11 +736,6 @@ impl SearchArgs {
     /// `--restart-first`.
     pub(crate) fn restart_first(&self) -> u64 {
         self.restart_first
-    }
-
-    /// Whether `--last-conflict` was given.
-    pub(crate) fn last_conflict_chosen(&self) -> bool {
-        self.last_conflict.is_some()
     }
 
     /// The all-different strength the flags ask for.

@@ -124,9 +124,6 @@ fn solve_board(args: &SudokuArgs, board: &Board) -> Solved {
         if !args.search.var_order_chosen() {
             options.var_order = VarOrder::DomWdeg;
         }
-        if !args.search.last_conflict_chosen() {
-            options.last_conflict = true;
-        }
         if !args.search.probe_chosen() {
             options.probe = true;
         }
