@@ -634,7 +634,7 @@ fn the_large_board_search_proves_the_quick_large_boards_unique() {
         .node_limit(200_000);
     let with = without
         .last_conflict(false)
-        .restarts(Restarts::Geometric { first: 20 })
+        .restarts(Restarts::Geometric { first: 40 })
         .probe(true);
     for id in [
         "m404-25-lowPairUnavoidable1",

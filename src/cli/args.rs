@@ -607,9 +607,10 @@ pub(crate) struct SearchArgs {
     restarts: Option<RestartsArg>,
 
     /// The failed leaves of the first run with --restarts geometric (each
-    /// run after has 1.5 times as many), or of a unit with --restarts luby.
-    #[arg(long, value_name = "N", default_value_t = 20)]
-    restart_first: u64,
+    /// run after has 1.5 times as many), or of a unit with --restarts luby
+    /// [default: 20; sudoku: 40 for 25x25 and larger].
+    #[arg(long, value_name = "N")]
+    restart_first: Option<u64>,
 
     /// Before the first branch, try every value of every open variable and
     /// remove those whose propagation fails, until none does (singleton
@@ -687,6 +688,9 @@ enum StrengthArg {
     Value,
 }
 
+/// `--restart-first` when it is not given.
+const DEFAULT_RESTART_FIRST: u64 = 20;
+
 impl SearchArgs {
     /// The search options the flags ask for.
     pub(crate) fn options(&self) -> SearchOptions {
@@ -708,10 +712,10 @@ impl SearchArgs {
             restarts: match self.restarts {
                 None | Some(RestartsArg::Off) => Restarts::Off,
                 Some(RestartsArg::Geometric) => Restarts::Geometric {
-                    first: self.restart_first,
+                    first: self.restart_first.unwrap_or(DEFAULT_RESTART_FIRST),
                 },
                 Some(RestartsArg::Luby) => Restarts::Luby {
-                    unit: self.restart_first,
+                    unit: self.restart_first.unwrap_or(DEFAULT_RESTART_FIRST),
                 },
             },
             probe: self.probe == Some(ProbeArg::On),
@@ -733,8 +737,8 @@ impl SearchArgs {
         self.probe.is_some()
     }
 
-    /// `--restart-first`.
-    pub(crate) fn restart_first(&self) -> u64 {
+    /// `--restart-first`, if it was given.
+    pub(crate) fn restart_first(&self) -> Option<u64> {
         self.restart_first
     }
 

@@ -129,7 +129,8 @@ fn solve_board(args: &SudokuArgs, board: &Board) -> Solved {
         }
         if !args.search.restarts_chosen() {
             options.restarts = Restarts::Geometric {
-                first: args.search.restart_first(),
+                // Large boards gain from longer first runs.
+                first: args.search.restart_first().unwrap_or(40),
             };
         }
     }
