@@ -599,9 +599,29 @@ fn read_groups(
     ok.then_some(groups)
 }
 
+/// The columns ZebraLogic's published grids name otherwise than the words
+/// of their lists do, by the name those words give: graders look a cell up
+/// by its column's name (ZeroEval's grid evaluation), so a grid read from a
+/// ZebraLogic puzzle names its columns as ZebraLogic does.
+const ZEBRALOGIC_COLUMNS: &[(&str, &str)] = &[
+    // Each person has a unique birthday month
+    ("BirthdayMonth", "Birthday"),
+    // Everyone has something unique for lunch
+    ("Lunch", "Food"),
+    // Each mother is accompanied by their child
+    ("MotherChild", "Children"),
+    // The mothers' names in different houses are unique
+    ("MotherName", "Mother"),
+    // People have unique favorite sports
+    ("Sport", "FavoriteSport"),
+    // Each person lives in a unique style of house
+    ("StyleHouse", "HouseStyle"),
+];
+
 /// A group's name from its description: the words that are not common to
 /// every description, singular and capitalized (`People have unique hair
-/// colors` is `HairColor`), or `GroupN` when none is left.
+/// colors` is `HairColor`), as ZebraLogic names the column where it names
+/// it otherwise ([`ZEBRALOGIC_COLUMNS`]), or `GroupN` when no word is left.
 pub(crate) fn group_name(
     description: &str,
     g: usize,
@@ -688,6 +708,9 @@ pub(crate) fn group_name(
     // At most 56 characters, so that a number added to tell two groups
     // apart keeps it within the name limit; in NFC, as names are compared.
     let name: String = text::nfc(&name).chars().take(MAX_NAME_CHARS - 8).collect();
+    if let Some(&(_, column)) = ZEBRALOGIC_COLUMNS.iter().find(|(ours, _)| *ours == name) {
+        return column.to_owned();
+    }
     if name.is_empty() {
         format!("Group{}", g + 1)
     } else {
