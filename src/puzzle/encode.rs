@@ -10,6 +10,11 @@
 //! A variable is named after its value, or `group.value` when the name is
 //! in several groups.
 
+use std::borrow::Cow;
+
+use arrayvec::ArrayVec;
+use hashbrown::HashSet;
+
 use crate::check::{self, MinimizeError};
 use crate::domain::Domain;
 use crate::ids::{ConstraintId, VarId};
@@ -250,68 +255,102 @@ impl Puzzle {
     ) -> Result<PuzzleModel, ModelError> {
         let houses = i64::from(self.houses);
         let vars_total: usize = self.groups.iter().map(|g| g.values.len()).sum();
-        let mut model = Model::with_capacity(vars_total, 2 * self.groups.len() + self.clues.len());
+        let constraints = 2 * self.groups.len() + self.clues.len();
+        let mut model = Model::with_capacity(vars_total, constraints);
+        let repeated = self.repeated_value_names();
         let mut vars = Vec::with_capacity(self.groups.len());
-        for (g, group) in self.groups.iter().enumerate() {
+        for group in &self.groups {
             let mut ids = Vec::with_capacity(group.values.len());
-            for v in 0..group.values.len() {
-                let base = self.var_name(ValueRef { group: g, value: v });
-                let mut name = base.clone();
-                // A quoted value may read like another's `group.value`:
-                // number the later one.
-                let mut n = 1;
-                while model.var(&name).is_ok() {
-                    n += 1;
-                    name = format!("{base}#{n}");
-                }
-                ids.push(model.int_var(&name, 1, houses)?);
+            for value in &group.values {
+                let name = if repeated.contains(&value.as_str()) {
+                    Cow::Owned(format!("{}.{value}", group.name))
+                } else {
+                    Cow::Borrowed(value.as_str())
+                };
+                ids.push(declare(&mut model, &name, houses)?);
             }
             vars.push(ids);
         }
         let mut pm = PuzzleModel {
             model,
             vars,
-            origins: Vec::new(),
+            origins: Vec::with_capacity(constraints),
         };
         for (g, group) in self.groups.iter().enumerate() {
             let c = pm.model.all_different(&pm.vars[g], strength)?;
-            pm.note(
-                c,
-                Origin::AllDifferent(g),
-                format!("group {}: all different", group.name),
-            );
+            pm.note(c, Origin::AllDifferent(g));
             if group.values.len() == usize::from(self.houses) {
                 let every = Domain::range(1, self.houses);
                 let c = pm.model.each_value_held(&pm.vars[g], every)?;
-                pm.note(
-                    c,
-                    Origin::EveryHouse(g),
-                    format!("group {}: every house has one", group.name),
-                );
+                pm.note(c, Origin::EveryHouse(g));
             }
         }
         for (i, clue) in self.clues.iter().enumerate() {
-            if keep.is_some_and(|k| !k[i]) {
-                continue;
+            if keep.is_none_or(|k| k[i]) {
+                for c in pm.post(&clue.relation, self.houses)? {
+                    pm.note(c, Origin::Clue(i));
+                }
             }
-            let label = clue
-                .label
-                .clone()
-                .unwrap_or_else(|| self.relation_text(&clue.relation));
-            for c in pm.post(&clue.relation, self.houses)? {
-                pm.note(c, Origin::Clue(i), label.clone());
-            }
+        }
+        // The labels once every constraint is posted, so that the model
+        // makes room for them once.
+        let mut text = String::new();
+        for (c, &origin) in pm.model.constraint_ids().zip(&pm.origins) {
+            text.clear();
+            let label = match origin {
+                Origin::AllDifferent(g) => {
+                    text.push_str("group ");
+                    text.push_str(&self.groups[g].name);
+                    text.push_str(": all different");
+                    &text
+                }
+                Origin::EveryHouse(g) => {
+                    text.push_str("group ");
+                    text.push_str(&self.groups[g].name);
+                    text.push_str(": every house has one");
+                    &text
+                }
+                Origin::Clue(i) => match &self.clues[i].label {
+                    Some(label) => label,
+                    None => {
+                        text = self.relation_text(&self.clues[i].relation);
+                        &text
+                    }
+                },
+            };
+            pm.model.set_label(c, label);
         }
         Ok(pm)
     }
 
-    /// The model's name for a value's variable, before collisions.
-    fn var_name(&self, v: ValueRef) -> String {
-        let name = self.value_name(v);
-        if self.is_ambiguous(name) {
-            format!("{}.{name}", self.groups[v.group].name)
+    /// The value names that occur in more than one group: their variables
+    /// are named `group.value`.
+    fn repeated_value_names(&self) -> Vec<&str> {
+        let mut seen = HashSet::with_capacity(self.groups.iter().map(|g| g.values.len()).sum());
+        let mut repeated = Vec::new();
+        for name in self.groups.iter().flat_map(|g| &g.values) {
+            if !seen.insert(name.as_str()) && !repeated.contains(&name.as_str()) {
+                repeated.push(name.as_str());
+            }
+        }
+        repeated
+    }
+}
+
+/// Declares the variable of a value named `name`, or `name#2`, `name#3`...
+/// when the name is taken (a quoted value may read like another's
+/// `group.value`).
+fn declare(model: &mut Model, name: &str, houses: i64) -> Result<VarId, ModelError> {
+    let mut n = 1;
+    loop {
+        let declared = if n == 1 {
+            model.int_var(name, 1, houses)
         } else {
-            name.to_owned()
+            model.int_var(&format!("{name}#{n}"), 1, houses)
+        };
+        match declared {
+            Err(ModelError::DuplicateName { .. }) => n += 1,
+            other => return other,
         }
     }
 }
@@ -341,44 +380,45 @@ impl PuzzleModel {
         clues
     }
 
-    fn note(&mut self, c: ConstraintId, origin: Origin, label: String) {
+    /// Records where constraint `c`, the one just posted, comes from.
+    fn note(&mut self, c: ConstraintId, origin: Origin) {
         debug_assert_eq!(c.index(), self.origins.len(), "one origin a constraint");
         self.origins.push(origin);
-        self.model.set_label(c, label);
     }
 
     /// Posts one relation; returns the constraints posted.
-    fn post(&mut self, r: &Relation, houses: u8) -> Result<Vec<ConstraintId>, ModelError> {
+    fn post(&mut self, r: &Relation, houses: u8) -> Result<ArrayVec<ConstraintId, 2>, ModelError> {
         let m = &mut self.model;
         let x = |v: ValueRef| self.vars[v.group][v.value];
-        Ok(match r {
-            Relation::Same { a, b, offset: 0 } => vec![m.equal(x(*a), x(*b))?],
-            Relation::Same { a, b, offset } => vec![m.offset(x(*a), x(*b), i64::from(*offset))?],
-            Relation::At { a, house } => vec![m.equal_value(x(*a), i64::from(*house))?],
-            Relation::Differ { a, b } => vec![m.not_equal(x(*a), x(*b))?],
-            Relation::NotAt { a, house } => vec![m.not_equal_value(x(*a), i64::from(*house))?],
+        let c = match r {
+            Relation::Same { a, b, offset: 0 } => m.equal(x(*a), x(*b))?,
+            Relation::Same { a, b, offset } => m.offset(x(*a), x(*b), i64::from(*offset))?,
+            Relation::At { a, house } => m.equal_value(x(*a), i64::from(*house))?,
+            Relation::Differ { a, b } => m.not_equal(x(*a), x(*b))?,
+            Relation::NotAt { a, house } => m.not_equal_value(x(*a), i64::from(*house))?,
             Relation::Distance { a, b, distance } => {
-                vec![m.distance(x(*a), x(*b), i64::from(*distance))?]
+                m.distance(x(*a), x(*b), i64::from(*distance))?
             }
             Relation::NotDistance { a, b, distance } => {
-                vec![m.not_distance(x(*a), x(*b), i64::from(*distance))?]
+                m.not_distance(x(*a), x(*b), i64::from(*distance))?
             }
             Relation::In { a, houses } => {
                 let set: Vec<i64> = houses.iter().map(|&h| i64::from(h)).collect();
-                vec![m.in_set(x(*a), &set)?]
+                m.in_set(x(*a), &set)?
             }
             Relation::Compare { left, op, right } => {
                 let anchor = first_value([*left, *right]);
-                vec![self.compare(*left, *op, *right, anchor, houses)?]
+                self.compare(*left, *op, *right, anchor, houses)?
             }
             Relation::Between { low, mid, high } => {
                 let anchor = first_value([*low, *mid, *high]);
-                vec![
+                return Ok(ArrayVec::from([
                     self.compare(*low, Cmp::Lt, *mid, anchor, houses)?,
                     self.compare(*mid, Cmp::Lt, *high, anchor, houses)?,
-                ]
+                ]));
             }
-        })
+        };
+        Ok(std::iter::once(c).collect())
     }
 
     /// Posts `left op right`. `anchor` is a value of the clue, which carries
