@@ -78,7 +78,7 @@ input order though boards are solved on every core, then how many puzzles
 there were, how many were unique, and puzzles per second (per core: the
 boards over the time their searches took). Exits with 3 when a limit left
 a board unknown. The model is a cell a variable, an all-different and an
-each-value-held a row, column and box, and below 25x25 the box-line
+each-value-held a row, column and box, and on 9x9 boards the box-line
 intersections of every band (--box-line says otherwise); boards of 25x25
 and larger branch by dom/wdeg with restarts and probing at the root
 unless --var-order, --restarts and --probe say otherwise.";
@@ -375,7 +375,7 @@ pub(crate) struct SudokuArgs {
 
     /// Whether to add the box-line intersections of every band: a line's
     /// values outside a box are the box's values outside the line
-    /// [default: on below 25x25, off for 25x25 and larger].
+    /// [default: on for 9x9, off for 16x16 and larger].
     #[arg(long, value_enum, value_name = "WHEN")]
     pub(crate) box_line: Option<BoxLine>,
 

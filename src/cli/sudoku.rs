@@ -102,10 +102,10 @@ fn solve_board(args: &SudokuArgs, board: &Board) -> Solved {
     };
     let started = Instant::now();
     let mut sm = board.to_model(args.search.strength());
-    // On large boards the bands cost more than they prune: without them
-    // the most costly class holds built-in all-differents only, and runs
-    // by rounds.
-    let box_line = args.box_line.unwrap_or(if board.size() >= 25 {
+    // From 16x16 on the bands cost more than they prune: without them the
+    // most costly class holds built-in all-differents only, and runs by
+    // rounds.
+    let box_line = args.box_line.unwrap_or(if board.size() >= 16 {
         BoxLine::Off
     } else {
         BoxLine::On
