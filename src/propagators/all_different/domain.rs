@@ -386,7 +386,9 @@ impl BuiltIn for AllDifferentDomain {
     #[inline(always)]
     fn run<'a, N: Narrow<'a>>(&self, ctx: &mut N) -> Propagation {
         // A group in order (eight or fewer) on its block, when untraced (a
-        // traced run reports its narrowings through `restrict`).
+        // traced run reports its narrowings through `restrict`): a fast path
+        // that earns its place on `zebra/classic` and the 5x5 uniqueness
+        // checks (`check-5x5-domain`).
         if self.in_order() && !N::TRACED {
             return self.filter_on_block(ctx);
         }
