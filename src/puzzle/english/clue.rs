@@ -29,6 +29,7 @@
 
 use std::ops::Range;
 
+use arrayvec::ArrayVec;
 use hashbrown::HashMap;
 
 use super::words::{self, Kw, Lexicon, Token, WordId};
@@ -56,18 +57,24 @@ pub(crate) struct Vocabulary<'g> {
     person_names: Option<usize>,
     /// Per group: its name and values as written, for messages.
     names: &'g [Group],
-    /// The tokens of the sentence being read: one buffer for all sentences.
-    tokens: Vec<Token>,
+    /// The buffers of the sentence being read: one set for all sentences.
+    scratch: Scratch,
 }
 
-/// The values' words in a trie: node 0 is the root, `edges` maps (node,
-/// key id) to the child, and the values whose words end at a node (several:
+/// The values' words in a trie: node 0 is the root, `root` maps a key id to
+/// the root's child and `edges` maps (node, key id) to the child of any
+/// other node, and the values whose words end at a node (several:
 /// a name in two groups) are `values[offsets[node]..offsets[node + 1]]`, in
 /// the order they were inserted. One map for all edges and one list for all
 /// values rather than one a node: building the vocabulary is part of
 /// reading every puzzle.
 #[derive(Debug)]
 struct Trie {
+    /// The root's children by key id (0: none; no node's child is the
+    /// root), up to the largest first key of a value: a word of a
+    /// sentence is tried as a value's first word with one load, not a hash
+    /// (earns 4% on english-read-6x6).
+    root: Vec<u32>,
     edges: HashMap<(u32, WordId), u32>,
     /// The number of nodes, the root included.
     nodes: u32,
@@ -81,6 +88,7 @@ struct Trie {
 impl Trie {
     fn with_capacity(words: usize) -> Trie {
         Trie {
+            root: Vec::new(),
             edges: HashMap::with_capacity(words),
             nodes: 1,
             ends: Vec::with_capacity(words),
@@ -91,6 +99,9 @@ impl Trie {
 
     /// The child of `node` along `key`.
     fn child(&self, node: u32, key: WordId) -> Option<u32> {
+        if node == 0 {
+            return self.root.get(key as usize).copied().filter(|&c| c != 0);
+        }
         self.edges.get(&(node, key)).copied()
     }
 
@@ -102,7 +113,15 @@ impl Trie {
                 None => {
                     let child = self.nodes;
                     self.nodes += 1;
-                    self.edges.insert((node, k), child);
+                    if node == 0 {
+                        let k = k as usize;
+                        if k >= self.root.len() {
+                            self.root.resize(k + 1, 0);
+                        }
+                        self.root[k] = child;
+                    } else {
+                        self.edges.insert((node, k), child);
+                    }
                     child
                 }
             };
@@ -249,7 +268,10 @@ impl<'g> Vocabulary<'g> {
             name_words,
             person_names,
             names: groups,
-            tokens,
+            scratch: Scratch {
+                tokens,
+                ..Scratch::default()
+            },
         }
     }
 
@@ -266,10 +288,10 @@ impl<'g> Vocabulary<'g> {
         base: usize,
         read: impl FnOnce(&Vocabulary<'g>, &[Token]) -> R,
     ) -> R {
-        let mut tokens = std::mem::take(&mut self.tokens);
+        let mut tokens = std::mem::take(&mut self.scratch.tokens);
         self.lexicon.tokens(text, base, &mut tokens);
         let r = read(self, &tokens);
-        self.tokens = tokens;
+        self.scratch.tokens = tokens;
         r
     }
 
@@ -288,30 +310,30 @@ impl<'g> Vocabulary<'g> {
         &self.cues[g]
     }
 
-    /// The value mentions in `tokens`, left to right, longest match first.
-    pub(crate) fn mentions(&self, tokens: &[Token]) -> Vec<Mention<'_>> {
-        let mut out = Vec::new();
+    /// The value mentions in `tokens` into `out` (cleared first), left to
+    /// right, longest match first.
+    pub(crate) fn mentions(&self, tokens: &[Token], out: &mut Vec<Mention>) {
+        out.clear();
         let mut i = 0;
         while i < tokens.len() {
             // The longest value starting at word `i`.
-            let mut best: Option<(usize, &[ValueRef])> = None;
+            let mut best: Option<(usize, u32)> = None;
             let mut node = 0;
             for (len, t) in tokens[i..].iter().enumerate() {
                 match self.trie.child(node, t.key) {
                     Some(child) => node = child,
                     None => break,
                 }
-                let values = self.trie.values_at(node);
-                if !values.is_empty() {
-                    best = Some((len + 1, values));
+                if !self.trie.values_at(node).is_empty() {
+                    best = Some((len + 1, node));
                 }
             }
             match best {
-                Some((len, candidates)) => {
+                Some((len, node)) => {
                     out.push(Mention {
                         first: i,
                         end: i + len,
-                        candidates,
+                        node,
                         value: None,
                     });
                     i += len;
@@ -319,7 +341,11 @@ impl<'g> Vocabulary<'g> {
                 None => i += 1,
             }
         }
-        out
+    }
+
+    /// The values a mention's words name (several: a name in two groups).
+    pub(crate) fn candidates(&self, m: &Mention) -> &[ValueRef] {
+        self.trie.values_at(m.node)
     }
 
     /// Picks the value of each mention with several candidates, by the cue
@@ -329,13 +355,14 @@ impl<'g> Vocabulary<'g> {
         for k in 0..mentions.len() {
             let next_first = mentions.get(k + 1).map(|n| n.first);
             let m = &mut mentions[k];
+            let candidates = self.trie.values_at(m.node);
             let context = &tokens[from..m.first];
             from = m.end;
-            if let [only] = m.candidates[..] {
+            if let [only] = candidates[..] {
                 m.value = Some(only);
                 continue;
             }
-            let groups: Vec<usize> = m.candidates.iter().map(|v| v.group).collect();
+            let groups: Vec<usize> = candidates.iter().map(|v| v.group).collect();
             // The words a group alone among the candidates is described by.
             let distinct: Vec<Vec<WordId>> = groups
                 .iter()
@@ -375,11 +402,10 @@ impl<'g> Vocabulary<'g> {
                 _ => None,
             };
             match pick {
-                Some(i) => m.value = Some(m.candidates[i]),
+                Some(i) => m.value = Some(candidates[i]),
                 None => {
                     let span = tokens[m.first].span.start..tokens[m.end - 1].span.end;
-                    let listed: Vec<String> = m
-                        .candidates
+                    let listed: Vec<String> = candidates
                         .iter()
                         .map(|v| format!("`{}`", self.names[v.group].name))
                         .collect();
@@ -387,14 +413,14 @@ impl<'g> Vocabulary<'g> {
                         kind: ErrorKind::AmbiguousName,
                         message: format!(
                             "`{}` is a value of {}: the words around it do not say which",
-                            self.value_name(m.candidates[0]),
+                            self.value_name(candidates[0]),
                             join_or(&listed)
                         ),
                         span,
                         expected: "words that name the group, such as the group's own".to_owned(),
                         notes: vec![format!(
                             "help: say which, as the list does: {}",
-                            m.candidates
+                            candidates
                                 .iter()
                                 .map(|v| format!(
                                     "`{}`'s words ({})",
@@ -455,13 +481,14 @@ fn join_or(items: &[String]) -> String {
     }
 }
 
-/// A value mention: tokens `first..end`, the values those words name, and
-/// (once resolved) the one meant.
+/// A value mention: tokens `first..end`, the trie node where those words
+/// end (its values are the [`Vocabulary::candidates`]), and (once
+/// resolved) the value meant.
 #[derive(Clone, Debug)]
-pub(crate) struct Mention<'v> {
+pub(crate) struct Mention {
     pub(crate) first: usize,
     pub(crate) end: usize,
-    pub(crate) candidates: &'v [ValueRef],
+    node: u32,
     pub(crate) value: Option<ValueRef>,
 }
 
@@ -535,10 +562,21 @@ const PHRASING_WORDS: &[&str] = &[
     "woman",
 ];
 
-/// A house reference found in a sentence.
+/// A house reference found in a sentence: one house, or the two ends.
 #[derive(Clone, Debug)]
 struct HouseRef {
-    houses: Vec<u8>,
+    houses: ArrayVec<u8, 2>,
+}
+
+/// The buffers [`read`] fills for each sentence, kept from one sentence to
+/// the next so that reading a clue allocates only what it returns.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    tokens: Vec<Token>,
+    mentions: Vec<Mention>,
+    values: Vec<ValueRef>,
+    used: Vec<bool>,
+    refs: Vec<HouseRef>,
 }
 
 /// Reads one sentence. `sentence` starts at byte `base` of the text that
@@ -548,30 +586,43 @@ pub(crate) fn read(
     sentence: &str,
     base: usize,
 ) -> Result<Reading, Unread> {
-    vocab.with_tokens(sentence, base, |vocab, tokens| {
-        read_tokens(vocab, tokens, sentence, base)
-    })
+    let mut scratch = std::mem::take(&mut vocab.scratch);
+    vocab.lexicon.tokens(sentence, base, &mut scratch.tokens);
+    let reading = read_tokens(vocab, &mut scratch, sentence, base);
+    vocab.scratch = scratch;
+    reading
 }
 
-/// [`read`] with the sentence cut into `tokens`.
+/// [`read`] with the sentence cut into `scratch.tokens`.
 fn read_tokens(
     vocab: &Vocabulary<'_>,
-    tokens: &[Token],
+    scratch: &mut Scratch,
     sentence: &str,
     base: usize,
 ) -> Result<Reading, Unread> {
+    let Scratch {
+        tokens,
+        mentions,
+        values,
+        used,
+        refs,
+    } = scratch;
+    let tokens = &tokens[..];
     let lex = vocab.lexicon();
     let whole = base..base + sentence.trim_end().len();
-    let mut mentions = vocab.mentions(tokens);
-    vocab.resolve(tokens, &mut mentions)?;
-    let values: Vec<ValueRef> = mentions.iter().filter_map(|m| m.value).collect();
-    let mut used = vec![false; tokens.len()];
-    for m in &mentions {
+    vocab.mentions(tokens, mentions);
+    vocab.resolve(tokens, mentions)?;
+    values.clear();
+    values.extend(mentions.iter().filter_map(|m| m.value));
+    used.clear();
+    used.resize(tokens.len(), false);
+    for m in mentions.iter() {
         used[m.first..m.end].iter_mut().for_each(|u| *u = true);
     }
+    let values = &values[..];
     let n = vocab.houses;
     // House references and counts, among the words no value claimed.
-    let mut refs: Vec<HouseRef> = Vec::new();
+    refs.clear();
     let mut count: Option<(u64, usize)> = None;
     let free = |i: usize, used: &[bool]| i < tokens.len() && !used[i];
     let noun_ahead = |i: usize, used: &[bool]| {
@@ -587,11 +638,12 @@ fn read_tokens(
         }
         let w = tokens[i].kw;
         let span = tokens[i].span.clone();
-        let next = tokens.get(i + 1).filter(|_| free(i + 1, &used));
-        let found: Option<(Vec<u64>, usize)> =
-            if let Some(k) = lex.ordinal(tokens[i].word).filter(|_| noun_ahead(i, &used)) {
-                Some((vec![k], 1))
-            } else if w == Kw::Middle && noun_ahead(i, &used) {
+        let next = tokens.get(i + 1).filter(|_| free(i + 1, used));
+        let one = |k: u64| ArrayVec::from_iter([k]);
+        let found: Option<(ArrayVec<u64, 2>, usize)> =
+            if let Some(k) = lex.ordinal(tokens[i].word).filter(|_| noun_ahead(i, used)) {
+                Some((one(k), 1))
+            } else if w == Kw::Middle && noun_ahead(i, used) {
                 if n % 2 == 0 {
                     return Err(Unread {
                         kind: ErrorKind::OutOfRange,
@@ -601,22 +653,22 @@ fn read_tokens(
                         notes: Vec::new(),
                     });
                 }
-                Some((vec![u64::from(n).div_ceil(2)], 1))
-            } else if w == Kw::Last && noun_ahead(i, &used) {
-                Some((vec![u64::from(n)], 1))
-            } else if w == Kw::Bottom && noun_ahead(i, &used) {
-                Some((vec![1], 1))
+                Some((one(u64::from(n).div_ceil(2)), 1))
+            } else if w == Kw::Last && noun_ahead(i, used) {
+                Some((one(u64::from(n)), 1))
+            } else if w == Kw::Bottom && noun_ahead(i, used) {
+                Some((one(1), 1))
             } else if w == Kw::Far && next.is_some_and(|t| t.kw == Kw::Left) {
-                Some((vec![1], 2))
+                Some((one(1), 2))
             } else if w == Kw::Far && next.is_some_and(|t| t.kw == Kw::Right) {
-                Some((vec![u64::from(n)], 2))
+                Some((one(u64::from(n)), 2))
             } else if w == Kw::End {
-                Some((vec![1, u64::from(n)], 1))
+                Some((ArrayVec::from([1, u64::from(n)]), 1))
             } else if let Some(k) = next
                 .and_then(|t| lex.digits(t.word))
                 .filter(|_| w.is_house_noun())
             {
-                Some((vec![k], 2))
+                Some((one(k), 2))
             } else if let Some(k) = tokens
                 .get(i + 2)
                 .filter(|t| {
@@ -627,7 +679,7 @@ fn read_tokens(
                 })
                 .and_then(|t| lex.digits(t.word))
             {
-                Some((vec![k], 3))
+                Some((one(k), 3))
             } else {
                 if let Some(k) = lex.cardinal(tokens[i].word) {
                     if next.is_some_and(|t| t.kw.is_house_noun()) && count.is_none() {
@@ -643,7 +695,7 @@ fn read_tokens(
         match found {
             Some((houses, len)) => {
                 let end = tokens[i + len - 1].span.end;
-                let mut list = Vec::with_capacity(houses.len());
+                let mut list = ArrayVec::new();
                 for h in houses {
                     if h == 0 || h > u64::from(n) {
                         return Err(Unread {
@@ -665,6 +717,7 @@ fn read_tokens(
             None => i += 1,
         }
     }
+    let (used, refs) = (&used[..], &refs[..]);
     // The phrasing words, among the tokens left, in one pass.
     let follows = |i: usize, after: &[Kw]| tokens.get(i + 1).is_some_and(|t| after.contains(&t.kw));
     let mut negated = false;
@@ -715,7 +768,7 @@ fn read_tokens(
                 .collect();
             notes.push(format!("note: values found: {}", found.join(", ")));
         }
-        for r in &refs {
+        for r in refs {
             let list: Vec<String> = r.houses.iter().map(u8::to_string).collect();
             notes.push(format!("note: house found: {}", list.join(" or ")));
         }
@@ -745,7 +798,7 @@ fn read_tokens(
     };
     let relation_words = adjacent || directions > 0 || between || same || different;
 
-    match (values.as_slice(), refs.as_slice()) {
+    match (values, refs) {
         // `There are five houses.`
         ([], []) if count.is_some() && !relation_words => {
             let (k, _) = count.unwrap_or_default();

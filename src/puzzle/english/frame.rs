@@ -92,12 +92,12 @@ struct SentenceSyn<'s> {
 
 /// Parses a whole English puzzle; see [`super::parse`].
 pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
-    let mut errors = Errors {
-        index: LineIndex::new(source),
-        list: Vec::new(),
-        omitted: 0,
-    };
     if source.len() > MAX_SOURCE_BYTES {
+        let mut errors = Errors {
+            index: LineIndex::new(source),
+            list: Vec::new(),
+            omitted: 0,
+        };
         errors.add(
             ErrorKind::FileTooLarge,
             0..0,
@@ -109,7 +109,24 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
         );
         return Err(ParseErrors::new(errors.list, errors.omitted));
     }
-    let lines = split_lines(source, &mut errors);
+    let Lines {
+        lines,
+        starts,
+        long,
+    } = split_lines(source);
+    let mut errors = Errors {
+        index: LineIndex::with_starts(source, starts),
+        list: Vec::new(),
+        omitted: 0,
+    };
+    for (at, len) in long {
+        errors.add(
+            ErrorKind::LineTooLong,
+            at..at,
+            format!("line is {len} bytes long; the limit is {MAX_LINE_BYTES}"),
+            "a shorter line",
+        );
+    }
     // The words of the whole text, read into one lexicon; `tokens` is the
     // buffer each line or sentence is cut into.
     let mut lexicon = Lexicon::new();
@@ -367,15 +384,21 @@ fn is_printable_ascii(text: &str) -> bool {
     chunks.remainder().iter().all(|&b| printable(b))
 }
 
-/// The source's lines, without a byte-order mark or `\r`; a line longer
-/// than [`MAX_LINE_BYTES`] is reported and left out.
-fn split_lines<'s>(source: &'s str, errors: &mut Errors<'_>) -> Vec<Line<'s>> {
+/// The source's lines, without a byte-order mark or `\r`, with every
+/// line's start for the [`LineIndex`] (one pass over the text serves
+/// both); a line longer than [`MAX_LINE_BYTES`] is left out and given as
+/// (where its diagnostic points, its length).
+fn split_lines(source: &str) -> Lines<'_> {
     let body = source.strip_prefix('\u{feff}').unwrap_or(source);
     let mut offset = source.len() - body.len();
-    // Room for lines of 64 bytes on average, so that the list rarely grows.
+    // Room for lines of 64 bytes on average, so that the lists rarely grow.
     let mut out = Vec::with_capacity(body.len() / 64 + 8);
+    let mut starts = Vec::with_capacity(body.len() / 64 + 8);
+    let mut long = Vec::new();
     for raw in body.split('\n') {
         let start = offset;
+        // The first line starts at 0 for the index, before a byte-order mark.
+        starts.push(if starts.is_empty() { 0 } else { start });
         offset += raw.len() + 1;
         let text = raw.strip_suffix('\r').unwrap_or(raw);
         if text.len() > MAX_LINE_BYTES {
@@ -383,20 +406,25 @@ fn split_lines<'s>(source: &'s str, errors: &mut Errors<'_>) -> Vec<Line<'s>> {
             while !text.is_char_boundary(at) {
                 at -= 1;
             }
-            errors.add(
-                ErrorKind::LineTooLong,
-                start + at..start + at,
-                format!(
-                    "line is {} bytes long; the limit is {MAX_LINE_BYTES}",
-                    text.len()
-                ),
-                "a shorter line",
-            );
+            long.push((start + at, text.len()));
             continue;
         }
         out.push(Line { text, start });
     }
-    out
+    Lines {
+        lines: out,
+        starts,
+        long,
+    }
+}
+
+/// What [`split_lines`] finds.
+struct Lines<'s> {
+    lines: Vec<Line<'s>>,
+    /// Every line's start, the first at 0.
+    starts: Vec<usize>,
+    /// The lines too long to read: where the diagnostic points, the length.
+    long: Vec<(usize, usize)>,
 }
 
 /// The sentence of a numbered line (`12. Eric is ...`, `3) ...`).
@@ -720,17 +748,18 @@ fn question(
 ) -> Result<Option<Ask>, Unread> {
     let question = Some(sentence.to_owned());
     let span = at..at + sentence.len();
-    let mut mentions = vocab.mentions(tokens);
+    let mut mentions = Vec::new();
+    vocab.mentions(tokens, &mut mentions);
     // A question names few values; a mention with several candidates is
     // taken only if one candidate is left after the cue words.
-    mentions.retain(|m| m.candidates.len() == 1);
+    mentions.retain(|m| vocab.candidates(m).len() == 1);
     let first = tokens.first().map_or(Kw::Other, |t| t.kw);
     // `House 1`, `the first house`.
     let house = house_in(vocab.lexicon(), tokens, vocab.houses());
     // The group asked for is not the group of the value asked about
     // (`What is the pet of the one whose color is red?`).
     let exclude = match &mentions[..] {
-        [m] => Some(m.candidates[0].group),
+        [m] => Some(vocab.candidates(m)[0].group),
         _ => None,
     };
     let asked_group = group_in(vocab, groups, sentence, at, tokens, &mentions, exclude);
@@ -744,7 +773,7 @@ fn question(
         }
     }
     let value: Option<ValueRef> = match &mentions[..] {
-        [m] => Some(m.candidates[0]),
+        [m] => Some(vocab.candidates(m)[0]),
         _ => None,
     };
     match (value, first) {
@@ -830,7 +859,7 @@ fn group_in(
     sentence: &str,
     at: usize,
     tokens: &[Token],
-    mentions: &[clue::Mention<'_>],
+    mentions: &[clue::Mention],
     exclude: Option<usize>,
 ) -> Option<usize> {
     let lexicon = vocab.lexicon();
