@@ -86,9 +86,10 @@ struct Trie {
 }
 
 impl Trie {
-    fn with_capacity(words: usize) -> Trie {
+    /// A trie with room for `words` words whose keys are below `ids`.
+    fn with_capacity(words: usize, ids: usize) -> Trie {
         Trie {
-            root: Vec::new(),
+            root: Vec::with_capacity(ids),
             edges: HashMap::with_capacity(words),
             nodes: 1,
             ends: Vec::with_capacity(words),
@@ -162,28 +163,29 @@ impl<'g> Vocabulary<'g> {
     /// The vocabulary of a puzzle's houses and groups, for reading
     /// sentences alone.
     pub(crate) fn new(houses: u8, groups: &'g [Group]) -> Vocabulary<'g> {
-        Vocabulary::with_lexicon(houses, groups, &[], Lexicon::new())
+        Vocabulary::with_lexicon(houses, groups, &[], Lexicon::new(), Vec::new())
     }
 
     /// The vocabulary of a puzzle's groups; `descriptions[g]`, if given, is
-    /// the text that introduced group `g` (`People have unique hair colors`).
+    /// the text that introduced group `g` (`People have unique hair colors`)
+    /// cut into tokens by `lexicon`.
     /// `lexicon` may hold strings already (the frame's words): it goes on
-    /// to hold the sentences' words.
+    /// to hold the sentences' words; `tokens` is a buffer to cut them into.
     pub(crate) fn with_lexicon(
         houses: u8,
         groups: &'g [Group],
-        descriptions: &[&str],
+        descriptions: &[Vec<Token>],
         mut lexicon: Lexicon,
+        mut tokens: Vec<Token>,
     ) -> Vocabulary<'g> {
-        let mut tokens = Vec::new();
         // Per group: the keys of its name's words (`PhoneModel` is `phone`,
         // `model`).
         let mut name_keys: Vec<Vec<WordId>> = Vec::with_capacity(groups.len());
         let mut cues = Vec::with_capacity(groups.len());
         let mut name_words = Vec::with_capacity(groups.len());
         for (g, group) in groups.iter().enumerate() {
-            let mut keys: Vec<WordId> = Vec::new();
-            let mut prefix = Vec::new();
+            let mut keys: Vec<WordId> = Vec::with_capacity(8);
+            let mut prefix = Vec::with_capacity(4);
             let add = |lexicon: &mut Lexicon, t: &Token, keys: &mut Vec<WordId>| {
                 let stop = lexicon.is_stop_word(t.word);
                 if !stop && !keys.contains(&t.key) {
@@ -198,9 +200,7 @@ impl<'g> Vocabulary<'g> {
                     add(&mut lexicon, t, &mut keys);
                 }
             }
-            let description = descriptions.get(g).copied().unwrap_or("");
-            lexicon.tokens(description, 0, &mut tokens);
-            for t in &tokens {
+            for t in descriptions.get(g).map_or(&[][..], Vec::as_slice) {
                 add(&mut lexicon, t, &mut keys);
             }
             // Generators that list both the animals people keep and their
@@ -234,13 +234,17 @@ impl<'g> Vocabulary<'g> {
             );
         }
         let person_names = (0..groups.len()).find(|&g| {
-            let name = groups[g].name.to_lowercase();
+            // ASCII case is the whole of Unicode's here: no other character
+            // lowercases to a letter of these words.
+            let name = &groups[g].name;
             matches!(cues[g][..], [k] if lexicon.text(k) == "name")
-                || matches!(name.as_str(), "name" | "names" | "first name")
+                || ["name", "names", "first name"]
+                    .iter()
+                    .any(|n| name.eq_ignore_ascii_case(n))
         });
         let words: usize = groups.iter().map(|g| 2 * g.values.len()).sum();
-        let mut trie = Trie::with_capacity(words);
-        let mut keys: Vec<WordId> = Vec::new();
+        let mut trie = Trie::with_capacity(words, lexicon.len() + words);
+        let mut keys: Vec<WordId> = Vec::with_capacity(8);
         for (g, group) in groups.iter().enumerate() {
             let prefix = &name_keys[g];
             for (v, value) in group.values.iter().enumerate() {
@@ -632,11 +636,17 @@ fn read_tokens(
     };
     let mut i = 0;
     while i < tokens.len() {
-        if used[i] {
+        let w = tokens[i].kw;
+        // Only a number or a word of places (`middle`, `end`, `house`)
+        // starts a reference, among the words no value took.
+        if used[i]
+            || (w == Kw::Other
+                && lex.cardinal(tokens[i].word).is_none()
+                && lex.ordinal(tokens[i].word).is_none())
+        {
             i += 1;
             continue;
         }
-        let w = tokens[i].kw;
         let span = tokens[i].span.clone();
         let next = tokens.get(i + 1).filter(|_| free(i + 1, used));
         let one = |k: u64| ArrayVec::from_iter([k]);

@@ -240,7 +240,17 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
         }
     };
 
-    let groups = read_groups(&lists, houses, &mut errors, &mut lexicon, &mut tokens);
+    // Each list's description cut into words, once: for the group's name
+    // and for its cue words.
+    let mut descriptions = Vec::with_capacity(lists.len());
+    let groups = read_groups(
+        &lists,
+        houses,
+        &mut errors,
+        &mut lexicon,
+        &mut tokens,
+        &mut descriptions,
+    );
     if lists.is_empty() {
         errors.add(
             ErrorKind::Syntax,
@@ -252,8 +262,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     let (Some(houses), Some(groups)) = (houses, groups) else {
         return Err(ParseErrors::new(errors.list, errors.omitted));
     };
-    let descriptions: Vec<&str> = lists.iter().map(|l| l.description).collect();
-    let mut vocab = Vocabulary::with_lexicon(houses, &groups, &descriptions, lexicon);
+    let mut vocab = Vocabulary::with_lexicon(houses, &groups, &descriptions, lexicon, tokens);
 
     // Sentences become quoted labels and questions in the `.zebra` form, which
     // refuses control and invisible characters (they cannot be told apart
@@ -540,13 +549,15 @@ fn house_count(
     None
 }
 
-/// The groups of the lists, checked: names, sizes, duplicates.
+/// The groups of the lists, checked: names, sizes, duplicates. Each
+/// list's description's tokens are pushed to `descriptions`.
 fn read_groups(
     lists: &[ListSyn<'_>],
     houses: Option<u8>,
     errors: &mut Errors<'_>,
     lexicon: &mut Lexicon,
     tokens: &mut Vec<Token>,
+    descriptions: &mut Vec<Vec<Token>>,
 ) -> Option<Vec<Group>> {
     let mut groups: Vec<Group> = Vec::new();
     let mut ok = true;
@@ -561,6 +572,7 @@ fn read_groups(
             return None;
         }
         let base = group_name(list.description, g, lexicon, tokens);
+        descriptions.push(tokens.clone());
         let mut name = base.clone();
         let mut k = 2;
         while groups.iter().any(|x| x.name == name) {
@@ -578,7 +590,7 @@ fn read_groups(
                 ok = false;
             }
         }
-        let mut values: Vec<String> = Vec::new();
+        let mut values: Vec<String> = Vec::with_capacity(list.values.len());
         for &(value, ref span) in &list.values {
             let value = text::nfc(value.trim()).into_owned();
             let chars = value.chars().count();
@@ -696,7 +708,7 @@ pub(crate) fn group_name(
         "likes",
         "accompanied",
     ];
-    let mut name = String::new();
+    let mut name = String::with_capacity(32);
     lexicon.tokens(description, 0, tokens);
     for t in tokens.iter() {
         let norm = lexicon.text(t.word);

@@ -381,6 +381,11 @@ impl Lexicon {
         stop
     }
 
+    /// The number of strings interned (ids are below it).
+    pub(crate) fn len(&self) -> usize {
+        self.fixed.entries.len() + self.own.entries.len()
+    }
+
     /// The string of `id`.
     pub(crate) fn text(&self, id: WordId) -> &str {
         let i = id as usize;
@@ -425,6 +430,11 @@ impl Lexicon {
     /// The id of the lower-case word `norm` and of its key, both interned.
     fn intern_word(&mut self, norm: &str) -> (WordId, WordId, Kw) {
         let id = self.intern(norm);
+        self.complete_word(id, norm)
+    }
+
+    /// [`Lexicon::intern_word`] of `norm`, interned already as `id`.
+    fn complete_word(&mut self, id: WordId, norm: &str) -> (WordId, WordId, Kw) {
         let entry = self.entry(id);
         if entry.key != NO_KEY {
             return (id, entry.key, entry.kw);
@@ -556,13 +566,18 @@ impl Lexicon {
                 let e = self.entry(id);
                 (id, e.key, e.kw)
             }
-            // New, or known only as a key: interned as a word.
+            // New, or known only as a key: interned as a word (a new one
+            // without a second search).
             _ => {
                 let mut lower = std::mem::take(&mut self.lower);
                 lower.clear();
                 lower.push_str(raw);
                 lower.make_ascii_lowercase();
-                let ids = self.intern_word(&lower);
+                let id = match found {
+                    Some(id) => id,
+                    None => self.fixed.entries.len() as WordId + self.own.insert(&lower, hash),
+                };
+                let ids = self.complete_word(id, &lower);
                 self.lower = lower;
                 ids
             }
