@@ -888,12 +888,12 @@ fn group_in(
         let raw = sentence
             .get(t.span.start - at..t.span.end - at)
             .unwrap_or("");
-        if !raw.is_empty()
-            && raw
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        let mut bytes = raw.bytes();
+        if bytes.next().is_some_and(|b| b.is_ascii_alphanumeric())
+            && bytes.all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
         {
-            // A word written in lower case is one word, its token's.
+            // A word in lower case after its first letter (`What`, `color`)
+            // is one word, its token's.
             free.push(t.key);
             continue;
         }
