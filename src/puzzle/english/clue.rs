@@ -183,6 +183,8 @@ impl<'g> Vocabulary<'g> {
         let mut name_keys: Vec<Vec<WordId>> = Vec::with_capacity(groups.len());
         let mut cues = Vec::with_capacity(groups.len());
         let mut name_words = Vec::with_capacity(groups.len());
+        // The keys of the words that tell animals from pets (below).
+        let (animal, pet) = (words::key("animal"), words::key("pet"));
         for (g, group) in groups.iter().enumerate() {
             let mut keys: Vec<WordId> = Vec::with_capacity(8);
             let mut prefix = Vec::with_capacity(4);
@@ -193,12 +195,18 @@ impl<'g> Vocabulary<'g> {
                 }
             };
             let name = split_name(&group.name);
+            let mut words_of_name = Vec::with_capacity(name.len());
             for w in &name {
                 lexicon.tokens(w, 0, &mut tokens);
                 for t in &tokens {
                     prefix.push(t.key);
                     add(&mut lexicon, t, &mut keys);
                 }
+                // The key of the whole word: its token's, if it is one.
+                words_of_name.push(match tokens[..] {
+                    [ref t] if t.span.len() == w.len() => t.key,
+                    _ => lexicon.intern(&words::key(w)),
+                });
             }
             for t in descriptions.get(g).map_or(&[][..], Vec::as_slice) {
                 add(&mut lexicon, t, &mut keys);
@@ -208,13 +216,12 @@ impl<'g> Vocabulary<'g> {
             // ZebraLogic writes `the cat lover`, `the bird keeper`, `the fish
             // enthusiast` for the animals and `has a cat`, `owns a dog`, `a
             // pet bird` for the pets.
-            let has = |lexicon: &Lexicon, keys: &[WordId], w: &str| {
-                let k = words::key(w);
+            let has = |lexicon: &Lexicon, keys: &[WordId], k: &str| {
                 keys.iter().any(|&x| lexicon.text(x) == k)
             };
-            let extra: &[&str] = if has(&lexicon, &keys, "animal") {
+            let extra: &[&str] = if has(&lexicon, &keys, &animal) {
                 &["lover", "keeper", "enthusiast", "owner"]
-            } else if has(&lexicon, &keys, "pet") {
+            } else if has(&lexicon, &keys, &pet) {
                 &["has", "owns", "own"]
             } else {
                 &[]
@@ -227,11 +234,7 @@ impl<'g> Vocabulary<'g> {
             }
             cues.push(keys);
             name_keys.push(prefix);
-            name_words.push(
-                name.iter()
-                    .map(|w| lexicon.intern(&words::key(w)))
-                    .collect(),
-            );
+            name_words.push(words_of_name);
         }
         let person_names = (0..groups.len()).find(|&g| {
             // ASCII case is the whole of Unicode's here: no other character

@@ -193,7 +193,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
             clue_header = true;
         }
         if prose_count.is_none() {
-            prose_count = house_count(body, body_at, &mut lexicon, &mut tokens);
+            prose_count = house_count(body, body_at, &mut lexicon, &mut tokens, true);
         }
     }
 
@@ -204,7 +204,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
         if counted.is_some() {
             break;
         }
-        counted = house_count(c.text, c.start, &mut lexicon, &mut tokens)
+        counted = house_count(c.text, c.start, &mut lexicon, &mut tokens, false)
             .filter(|(_, span)| tokens.last().is_some_and(|t| t.span.end == span.end));
     }
     let houses = match counted {
@@ -528,27 +528,30 @@ fn attribute_list(body: &str, at: usize) -> Option<ListSyn<'_>> {
 }
 
 /// `There are 5 houses`, `five houses`: the count and its span. The
-/// sentence's tokens are left in `tokens`.
+/// sentence's tokens are left in `tokens`: all of them, or with `early`
+/// those up to the count.
 fn house_count(
     sentence: &str,
     at: usize,
     lexicon: &mut Lexicon,
     tokens: &mut Vec<Token>,
+    early: bool,
 ) -> Option<(u64, Range<usize>)> {
-    lexicon.tokens(sentence, at, tokens);
-    for (i, t) in tokens.iter().enumerate() {
-        let Some(next) = tokens.get(i + 1) else {
-            break;
-        };
+    let count = |lexicon: &Lexicon, t: &Token, next: &Token| {
         if matches!(next.kw, Kw::Houses | Kw::Floors) {
-            if let Some(k) = lexicon.cardinal(t.word) {
-                return Some((k, t.span.start..next.span.end));
-            }
+            lexicon.cardinal(t.word)
+        } else {
+            None
         }
-    }
-    None
+    };
+    lexicon.tokens_while(sentence, at, tokens, |lexicon, tokens| {
+        !early || !matches!(tokens, [.., t, next] if count(lexicon, t, next).is_some())
+    });
+    tokens.windows(2).find_map(|w| {
+        let k = count(lexicon, &w[0], &w[1])?;
+        Some((k, w[0].span.start..w[1].span.end))
+    })
 }
-
 /// The groups of the lists, checked: names, sizes, duplicates. Each
 /// list's description's tokens are pushed to `descriptions`.
 fn read_groups(

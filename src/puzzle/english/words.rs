@@ -463,6 +463,18 @@ impl Lexicon {
     /// table without a copy; other words take [`Lexicon::push_word`]'s
     /// general path.
     pub(crate) fn tokens(&mut self, text: &str, base: usize, out: &mut Vec<Token>) {
+        self.tokens_while(text, base, out, |_, _| true);
+    }
+
+    /// [`Lexicon::tokens`], stopping after the word at which `more` (asked
+    /// of the tokens so far, after each word) is false.
+    pub(crate) fn tokens_while(
+        &mut self,
+        text: &str,
+        base: usize,
+        out: &mut Vec<Token>,
+        mut more: impl FnMut(&Lexicon, &[Token]) -> bool,
+    ) {
         out.clear();
         let bytes = text.as_bytes();
         // Invariant: `i` is on a char boundary. ASCII bytes are read through
@@ -529,26 +541,27 @@ impl Lexicon {
             let word = &text[start..i];
             if seen & (DIGIT | OTHER) == 0 {
                 self.push_plain(word, hash_finish(h), base + start, out);
-                continue;
-            }
-            if seen & DIGIT == 0 {
+            } else if seen & DIGIT == 0 {
                 self.push_word(word, base + start, false, out);
-                continue;
-            }
-            // A letter followed by a digit starts a new token (`F150` and
-            // `F-150` are both `f`, `150`); `1st` stays one token.
-            let mut from = 0;
-            let mut prev: Option<char> = None;
-            for (k, c) in word.char_indices() {
-                if c.is_ascii_digit() && prev.is_some_and(char::is_alphabetic) {
-                    let piece = &word[from..k];
-                    self.push_word(piece, base + start + from, is_plain(piece), out);
-                    from = k;
+            } else {
+                // A letter followed by a digit starts a new token (`F150`
+                // and `F-150` are both `f`, `150`); `1st` stays one token.
+                let mut from = 0;
+                let mut prev: Option<char> = None;
+                for (k, c) in word.char_indices() {
+                    if c.is_ascii_digit() && prev.is_some_and(char::is_alphabetic) {
+                        let piece = &word[from..k];
+                        self.push_word(piece, base + start + from, is_plain(piece), out);
+                        from = k;
+                    }
+                    prev = Some(c);
                 }
-                prev = Some(c);
+                let piece = &word[from..];
+                self.push_word(piece, base + start + from, is_plain(piece), out);
             }
-            let piece = &word[from..];
-            self.push_word(piece, base + start + from, is_plain(piece), out);
+            if !more(self, out) {
+                return;
+            }
         }
     }
 
