@@ -472,7 +472,11 @@ pub(crate) fn split_name(name: &str) -> Vec<String> {
             out.push(std::mem::take(&mut word));
         }
         prev_lower = c.is_lowercase();
-        word.extend(c.to_lowercase());
+        if c.is_ascii() {
+            word.push(c.to_ascii_lowercase());
+        } else {
+            word.extend(c.to_lowercase());
+        }
     }
     if !word.is_empty() {
         out.push(word);
