@@ -932,6 +932,47 @@ mod tests {
     use super::*;
 
     #[test]
+    fn the_line_split_gives_the_line_index_its_starts() {
+        // Every spot of a source, from the starts split_lines finds and
+        // from LineIndex's own pass, with a byte-order mark, `\r\n`, empty
+        // lines, a character outside ASCII and a last line with and
+        // without its newline.
+        for source in [
+            "",
+            "a",
+            "a\n",
+            "\u{feff}There are 2 houses.\r\n\n - a: `x`, `\u{e9}`\nlast",
+            "\n\nx\n\n",
+        ] {
+            let Lines { starts, .. } = split_lines(source);
+            let ours = LineIndex::with_starts(source, starts);
+            let theirs = LineIndex::new(source);
+            for i in (0..=source.len()).filter(|&i| source.is_char_boundary(i)) {
+                assert_eq!(ours.spot(i..i), theirs.spot(i..i), "{source:?} at {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_prose_count_is_found_as_far_as_the_words_go() {
+        // Cut only up to its count, a prose line gives the count a whole
+        // cut gives; a numbered sentence is cut whole.
+        let mut lexicon = Lexicon::new();
+        let mut tokens = Vec::new();
+        let line = "There are 5 houses, numbered 1 to 5, and 7 floors.";
+        let early = house_count(line, 10, &mut lexicon, &mut tokens, true);
+        assert_eq!(early, Some((5, 20..28)));
+        assert_eq!(tokens.len(), 4, "cut up to `houses`");
+        let whole = house_count(line, 10, &mut lexicon, &mut tokens, false);
+        assert_eq!(whole, early);
+        assert_eq!(tokens.len(), 11, "cut whole");
+        assert_eq!(
+            house_count("No count here.", 0, &mut lexicon, &mut tokens, true),
+            None
+        );
+    }
+
+    #[test]
     fn printable_ascii_is_told_apart_at_every_position() {
         // Each odd byte at each place of a 19-byte sentence (two whole
         // 8-byte words and a remainder), against the byte-by-byte rule.
