@@ -61,20 +61,14 @@ pub(crate) struct Vocabulary<'g> {
     scratch: Scratch,
 }
 
-/// The values' words in a trie: node 0 is the root, `root` maps a key id to
-/// the root's child and `edges` maps (node, key id) to the child of any
-/// other node, and the values whose words end at a node (several:
+/// The values' words in a trie: node 0 is the root, `edges` maps (node,
+/// key id) to the child, and the values whose words end at a node (several:
 /// a name in two groups) are `values[offsets[node]..offsets[node + 1]]`, in
 /// the order they were inserted. One map for all edges and one list for all
 /// values rather than one a node: building the vocabulary is part of
 /// reading every puzzle.
 #[derive(Debug)]
 struct Trie {
-    /// The root's children by key id (0: none; no node's child is the
-    /// root), up to the largest first key of a value: a word of a
-    /// sentence is tried as a value's first word with one load, not a hash
-    /// (earns 4% on english-read-6x6).
-    root: Vec<u32>,
     edges: HashMap<(u32, WordId), u32>,
     /// The number of nodes, the root included.
     nodes: u32,
@@ -86,10 +80,8 @@ struct Trie {
 }
 
 impl Trie {
-    /// A trie with room for `words` words whose keys are below `ids`.
-    fn with_capacity(words: usize, ids: usize) -> Trie {
+    fn with_capacity(words: usize) -> Trie {
         Trie {
-            root: Vec::with_capacity(ids),
             edges: HashMap::with_capacity(words),
             nodes: 1,
             ends: Vec::with_capacity(words),
@@ -100,9 +92,6 @@ impl Trie {
 
     /// The child of `node` along `key`.
     fn child(&self, node: u32, key: WordId) -> Option<u32> {
-        if node == 0 {
-            return self.root.get(key as usize).copied().filter(|&c| c != 0);
-        }
         self.edges.get(&(node, key)).copied()
     }
 
@@ -114,15 +103,7 @@ impl Trie {
                 None => {
                     let child = self.nodes;
                     self.nodes += 1;
-                    if node == 0 {
-                        let k = k as usize;
-                        if k >= self.root.len() {
-                            self.root.resize(k + 1, 0);
-                        }
-                        self.root[k] = child;
-                    } else {
-                        self.edges.insert((node, k), child);
-                    }
+                    self.edges.insert((node, k), child);
                     child
                 }
             };
@@ -246,7 +227,7 @@ impl<'g> Vocabulary<'g> {
                     .any(|n| name.eq_ignore_ascii_case(n))
         });
         let words: usize = groups.iter().map(|g| 2 * g.values.len()).sum();
-        let mut trie = Trie::with_capacity(words, lexicon.len() + words);
+        let mut trie = Trie::with_capacity(words);
         let mut keys: Vec<WordId> = Vec::with_capacity(8);
         for (g, group) in groups.iter().enumerate() {
             let prefix = &name_keys[g];

@@ -381,11 +381,6 @@ impl Lexicon {
         stop
     }
 
-    /// The number of strings interned (ids are below it).
-    pub(crate) fn len(&self) -> usize {
-        self.fixed.entries.len() + self.own.entries.len()
-    }
-
     /// The string of `id`.
     pub(crate) fn text(&self, id: WordId) -> &str {
         let i = id as usize;
