@@ -203,6 +203,13 @@ impl<'s> LineIndex<'s> {
         LineIndex { source, starts }
     }
 
+    /// The index of `source` from its line starts, found by the caller's
+    /// own pass over the lines: 0, then the offset after each `\n`.
+    pub(crate) fn with_starts(source: &'s str, starts: Vec<usize>) -> LineIndex<'s> {
+        debug_assert_eq!(starts, LineIndex::new(source).starts);
+        LineIndex { source, starts }
+    }
+
     /// The spot of `span`, which must lie on char boundaries.
     pub(crate) fn spot(&self, span: Range<usize>) -> Spot {
         let line = self.starts.partition_point(|&s| s <= span.start) - 1;

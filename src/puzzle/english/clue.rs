@@ -29,6 +29,7 @@
 
 use std::ops::Range;
 
+use arrayvec::ArrayVec;
 use hashbrown::HashMap;
 
 use super::words::{self, Kw, Lexicon, Token, WordId};
@@ -56,8 +57,8 @@ pub(crate) struct Vocabulary<'g> {
     person_names: Option<usize>,
     /// Per group: its name and values as written, for messages.
     names: &'g [Group],
-    /// The tokens of the sentence being read: one buffer for all sentences.
-    tokens: Vec<Token>,
+    /// The buffers of the sentence being read: one set for all sentences.
+    scratch: Scratch,
 }
 
 /// The values' words in a trie: node 0 is the root, `edges` maps (node,
@@ -143,28 +144,31 @@ impl<'g> Vocabulary<'g> {
     /// The vocabulary of a puzzle's houses and groups, for reading
     /// sentences alone.
     pub(crate) fn new(houses: u8, groups: &'g [Group]) -> Vocabulary<'g> {
-        Vocabulary::with_lexicon(houses, groups, &[], Lexicon::new())
+        Vocabulary::with_lexicon(houses, groups, &[], Lexicon::new(), Vec::new())
     }
 
     /// The vocabulary of a puzzle's groups; `descriptions[g]`, if given, is
-    /// the text that introduced group `g` (`People have unique hair colors`).
+    /// the text that introduced group `g` (`People have unique hair colors`)
+    /// cut into tokens by `lexicon`.
     /// `lexicon` may hold strings already (the frame's words): it goes on
-    /// to hold the sentences' words.
+    /// to hold the sentences' words; `tokens` is a buffer to cut them into.
     pub(crate) fn with_lexicon(
         houses: u8,
         groups: &'g [Group],
-        descriptions: &[&str],
+        descriptions: &[Vec<Token>],
         mut lexicon: Lexicon,
+        mut tokens: Vec<Token>,
     ) -> Vocabulary<'g> {
-        let mut tokens = Vec::new();
         // Per group: the keys of its name's words (`PhoneModel` is `phone`,
         // `model`).
         let mut name_keys: Vec<Vec<WordId>> = Vec::with_capacity(groups.len());
         let mut cues = Vec::with_capacity(groups.len());
         let mut name_words = Vec::with_capacity(groups.len());
+        // The keys of the words that tell animals from pets (below).
+        let (animal, pet) = (words::key("animal"), words::key("pet"));
         for (g, group) in groups.iter().enumerate() {
-            let mut keys: Vec<WordId> = Vec::new();
-            let mut prefix = Vec::new();
+            let mut keys: Vec<WordId> = Vec::with_capacity(8);
+            let mut prefix = Vec::with_capacity(4);
             let add = |lexicon: &mut Lexicon, t: &Token, keys: &mut Vec<WordId>| {
                 let stop = lexicon.is_stop_word(t.word);
                 if !stop && !keys.contains(&t.key) {
@@ -172,16 +176,20 @@ impl<'g> Vocabulary<'g> {
                 }
             };
             let name = split_name(&group.name);
+            let mut words_of_name = Vec::with_capacity(name.len());
             for w in &name {
                 lexicon.tokens(w, 0, &mut tokens);
                 for t in &tokens {
                     prefix.push(t.key);
                     add(&mut lexicon, t, &mut keys);
                 }
+                // The key of the whole word: its token's, if it is one.
+                words_of_name.push(match tokens[..] {
+                    [ref t] if t.span.len() == w.len() => t.key,
+                    _ => lexicon.intern(&words::key(w)),
+                });
             }
-            let description = descriptions.get(g).copied().unwrap_or("");
-            lexicon.tokens(description, 0, &mut tokens);
-            for t in &tokens {
+            for t in descriptions.get(g).map_or(&[][..], Vec::as_slice) {
                 add(&mut lexicon, t, &mut keys);
             }
             // Generators that list both the animals people keep and their
@@ -189,13 +197,12 @@ impl<'g> Vocabulary<'g> {
             // ZebraLogic writes `the cat lover`, `the bird keeper`, `the fish
             // enthusiast` for the animals and `has a cat`, `owns a dog`, `a
             // pet bird` for the pets.
-            let has = |lexicon: &Lexicon, keys: &[WordId], w: &str| {
-                let k = words::key(w);
+            let has = |lexicon: &Lexicon, keys: &[WordId], k: &str| {
                 keys.iter().any(|&x| lexicon.text(x) == k)
             };
-            let extra: &[&str] = if has(&lexicon, &keys, "animal") {
+            let extra: &[&str] = if has(&lexicon, &keys, &animal) {
                 &["lover", "keeper", "enthusiast", "owner"]
-            } else if has(&lexicon, &keys, "pet") {
+            } else if has(&lexicon, &keys, &pet) {
                 &["has", "owns", "own"]
             } else {
                 &[]
@@ -208,20 +215,20 @@ impl<'g> Vocabulary<'g> {
             }
             cues.push(keys);
             name_keys.push(prefix);
-            name_words.push(
-                name.iter()
-                    .map(|w| lexicon.intern(&words::key(w)))
-                    .collect(),
-            );
+            name_words.push(words_of_name);
         }
         let person_names = (0..groups.len()).find(|&g| {
-            let name = groups[g].name.to_lowercase();
+            // ASCII case is the whole of Unicode's here: no other character
+            // lowercases to a letter of these words.
+            let name = &groups[g].name;
             matches!(cues[g][..], [k] if lexicon.text(k) == "name")
-                || matches!(name.as_str(), "name" | "names" | "first name")
+                || ["name", "names", "first name"]
+                    .iter()
+                    .any(|n| name.eq_ignore_ascii_case(n))
         });
         let words: usize = groups.iter().map(|g| 2 * g.values.len()).sum();
         let mut trie = Trie::with_capacity(words);
-        let mut keys: Vec<WordId> = Vec::new();
+        let mut keys: Vec<WordId> = Vec::with_capacity(8);
         for (g, group) in groups.iter().enumerate() {
             let prefix = &name_keys[g];
             for (v, value) in group.values.iter().enumerate() {
@@ -249,7 +256,10 @@ impl<'g> Vocabulary<'g> {
             name_words,
             person_names,
             names: groups,
-            tokens,
+            scratch: Scratch {
+                tokens,
+                ..Scratch::default()
+            },
         }
     }
 
@@ -266,10 +276,10 @@ impl<'g> Vocabulary<'g> {
         base: usize,
         read: impl FnOnce(&Vocabulary<'g>, &[Token]) -> R,
     ) -> R {
-        let mut tokens = std::mem::take(&mut self.tokens);
+        let mut tokens = std::mem::take(&mut self.scratch.tokens);
         self.lexicon.tokens(text, base, &mut tokens);
         let r = read(self, &tokens);
-        self.tokens = tokens;
+        self.scratch.tokens = tokens;
         r
     }
 
@@ -288,30 +298,30 @@ impl<'g> Vocabulary<'g> {
         &self.cues[g]
     }
 
-    /// The value mentions in `tokens`, left to right, longest match first.
-    pub(crate) fn mentions(&self, tokens: &[Token]) -> Vec<Mention<'_>> {
-        let mut out = Vec::new();
+    /// The value mentions in `tokens` into `out` (cleared first), left to
+    /// right, longest match first.
+    pub(crate) fn mentions(&self, tokens: &[Token], out: &mut Vec<Mention>) {
+        out.clear();
         let mut i = 0;
         while i < tokens.len() {
             // The longest value starting at word `i`.
-            let mut best: Option<(usize, &[ValueRef])> = None;
+            let mut best: Option<(usize, u32)> = None;
             let mut node = 0;
             for (len, t) in tokens[i..].iter().enumerate() {
                 match self.trie.child(node, t.key) {
                     Some(child) => node = child,
                     None => break,
                 }
-                let values = self.trie.values_at(node);
-                if !values.is_empty() {
-                    best = Some((len + 1, values));
+                if !self.trie.values_at(node).is_empty() {
+                    best = Some((len + 1, node));
                 }
             }
             match best {
-                Some((len, candidates)) => {
+                Some((len, node)) => {
                     out.push(Mention {
                         first: i,
                         end: i + len,
-                        candidates,
+                        node,
                         value: None,
                     });
                     i += len;
@@ -319,7 +329,11 @@ impl<'g> Vocabulary<'g> {
                 None => i += 1,
             }
         }
-        out
+    }
+
+    /// The values a mention's words name (several: a name in two groups).
+    pub(crate) fn candidates(&self, m: &Mention) -> &[ValueRef] {
+        self.trie.values_at(m.node)
     }
 
     /// Picks the value of each mention with several candidates, by the cue
@@ -329,13 +343,14 @@ impl<'g> Vocabulary<'g> {
         for k in 0..mentions.len() {
             let next_first = mentions.get(k + 1).map(|n| n.first);
             let m = &mut mentions[k];
+            let candidates = self.trie.values_at(m.node);
             let context = &tokens[from..m.first];
             from = m.end;
-            if let [only] = m.candidates[..] {
+            if let [only] = candidates[..] {
                 m.value = Some(only);
                 continue;
             }
-            let groups: Vec<usize> = m.candidates.iter().map(|v| v.group).collect();
+            let groups: Vec<usize> = candidates.iter().map(|v| v.group).collect();
             // The words a group alone among the candidates is described by.
             let distinct: Vec<Vec<WordId>> = groups
                 .iter()
@@ -375,11 +390,10 @@ impl<'g> Vocabulary<'g> {
                 _ => None,
             };
             match pick {
-                Some(i) => m.value = Some(m.candidates[i]),
+                Some(i) => m.value = Some(candidates[i]),
                 None => {
                     let span = tokens[m.first].span.start..tokens[m.end - 1].span.end;
-                    let listed: Vec<String> = m
-                        .candidates
+                    let listed: Vec<String> = candidates
                         .iter()
                         .map(|v| format!("`{}`", self.names[v.group].name))
                         .collect();
@@ -387,14 +401,14 @@ impl<'g> Vocabulary<'g> {
                         kind: ErrorKind::AmbiguousName,
                         message: format!(
                             "`{}` is a value of {}: the words around it do not say which",
-                            self.value_name(m.candidates[0]),
+                            self.value_name(candidates[0]),
                             join_or(&listed)
                         ),
                         span,
                         expected: "words that name the group, such as the group's own".to_owned(),
                         notes: vec![format!(
                             "help: say which, as the list does: {}",
-                            m.candidates
+                            candidates
                                 .iter()
                                 .map(|v| format!(
                                     "`{}`'s words ({})",
@@ -439,7 +453,11 @@ pub(crate) fn split_name(name: &str) -> Vec<String> {
             out.push(std::mem::take(&mut word));
         }
         prev_lower = c.is_lowercase();
-        word.extend(c.to_lowercase());
+        if c.is_ascii() {
+            word.push(c.to_ascii_lowercase());
+        } else {
+            word.extend(c.to_lowercase());
+        }
     }
     if !word.is_empty() {
         out.push(word);
@@ -455,13 +473,14 @@ fn join_or(items: &[String]) -> String {
     }
 }
 
-/// A value mention: tokens `first..end`, the values those words name, and
-/// (once resolved) the one meant.
+/// A value mention: tokens `first..end`, the trie node where those words
+/// end (its values are the [`Vocabulary::candidates`]), and (once
+/// resolved) the value meant.
 #[derive(Clone, Debug)]
-pub(crate) struct Mention<'v> {
+pub(crate) struct Mention {
     pub(crate) first: usize,
     pub(crate) end: usize,
-    pub(crate) candidates: &'v [ValueRef],
+    node: u32,
     pub(crate) value: Option<ValueRef>,
 }
 
@@ -535,10 +554,21 @@ const PHRASING_WORDS: &[&str] = &[
     "woman",
 ];
 
-/// A house reference found in a sentence.
+/// A house reference found in a sentence: one house, or the two ends.
 #[derive(Clone, Debug)]
 struct HouseRef {
-    houses: Vec<u8>,
+    houses: ArrayVec<u8, 2>,
+}
+
+/// The buffers [`read`] fills for each sentence, kept from one sentence to
+/// the next so that reading a clue allocates only what it returns.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch {
+    tokens: Vec<Token>,
+    mentions: Vec<Mention>,
+    values: Vec<ValueRef>,
+    used: Vec<bool>,
+    refs: Vec<HouseRef>,
 }
 
 /// Reads one sentence. `sentence` starts at byte `base` of the text that
@@ -548,30 +578,43 @@ pub(crate) fn read(
     sentence: &str,
     base: usize,
 ) -> Result<Reading, Unread> {
-    vocab.with_tokens(sentence, base, |vocab, tokens| {
-        read_tokens(vocab, tokens, sentence, base)
-    })
+    let mut scratch = std::mem::take(&mut vocab.scratch);
+    vocab.lexicon.tokens(sentence, base, &mut scratch.tokens);
+    let reading = read_tokens(vocab, &mut scratch, sentence, base);
+    vocab.scratch = scratch;
+    reading
 }
 
-/// [`read`] with the sentence cut into `tokens`.
+/// [`read`] with the sentence cut into `scratch.tokens`.
 fn read_tokens(
     vocab: &Vocabulary<'_>,
-    tokens: &[Token],
+    scratch: &mut Scratch,
     sentence: &str,
     base: usize,
 ) -> Result<Reading, Unread> {
+    let Scratch {
+        tokens,
+        mentions,
+        values,
+        used,
+        refs,
+    } = scratch;
+    let tokens = &tokens[..];
     let lex = vocab.lexicon();
     let whole = base..base + sentence.trim_end().len();
-    let mut mentions = vocab.mentions(tokens);
-    vocab.resolve(tokens, &mut mentions)?;
-    let values: Vec<ValueRef> = mentions.iter().filter_map(|m| m.value).collect();
-    let mut used = vec![false; tokens.len()];
-    for m in &mentions {
+    vocab.mentions(tokens, mentions);
+    vocab.resolve(tokens, mentions)?;
+    values.clear();
+    values.extend(mentions.iter().filter_map(|m| m.value));
+    used.clear();
+    used.resize(tokens.len(), false);
+    for m in mentions.iter() {
         used[m.first..m.end].iter_mut().for_each(|u| *u = true);
     }
+    let values = &values[..];
     let n = vocab.houses;
     // House references and counts, among the words no value claimed.
-    let mut refs: Vec<HouseRef> = Vec::new();
+    refs.clear();
     let mut count: Option<(u64, usize)> = None;
     let free = |i: usize, used: &[bool]| i < tokens.len() && !used[i];
     let noun_ahead = |i: usize, used: &[bool]| {
@@ -581,17 +624,24 @@ fn read_tokens(
     };
     let mut i = 0;
     while i < tokens.len() {
-        if used[i] {
+        let w = tokens[i].kw;
+        // Only a number or a word of places (`middle`, `end`, `house`)
+        // starts a reference, among the words no value took.
+        if used[i]
+            || (w == Kw::Other
+                && lex.cardinal(tokens[i].word).is_none()
+                && lex.ordinal(tokens[i].word).is_none())
+        {
             i += 1;
             continue;
         }
-        let w = tokens[i].kw;
         let span = tokens[i].span.clone();
-        let next = tokens.get(i + 1).filter(|_| free(i + 1, &used));
-        let found: Option<(Vec<u64>, usize)> =
-            if let Some(k) = lex.ordinal(tokens[i].word).filter(|_| noun_ahead(i, &used)) {
-                Some((vec![k], 1))
-            } else if w == Kw::Middle && noun_ahead(i, &used) {
+        let next = tokens.get(i + 1).filter(|_| free(i + 1, used));
+        let one = |k: u64| ArrayVec::from_iter([k]);
+        let found: Option<(ArrayVec<u64, 2>, usize)> =
+            if let Some(k) = lex.ordinal(tokens[i].word).filter(|_| noun_ahead(i, used)) {
+                Some((one(k), 1))
+            } else if w == Kw::Middle && noun_ahead(i, used) {
                 if n % 2 == 0 {
                     return Err(Unread {
                         kind: ErrorKind::OutOfRange,
@@ -601,22 +651,22 @@ fn read_tokens(
                         notes: Vec::new(),
                     });
                 }
-                Some((vec![u64::from(n).div_ceil(2)], 1))
-            } else if w == Kw::Last && noun_ahead(i, &used) {
-                Some((vec![u64::from(n)], 1))
-            } else if w == Kw::Bottom && noun_ahead(i, &used) {
-                Some((vec![1], 1))
+                Some((one(u64::from(n).div_ceil(2)), 1))
+            } else if w == Kw::Last && noun_ahead(i, used) {
+                Some((one(u64::from(n)), 1))
+            } else if w == Kw::Bottom && noun_ahead(i, used) {
+                Some((one(1), 1))
             } else if w == Kw::Far && next.is_some_and(|t| t.kw == Kw::Left) {
-                Some((vec![1], 2))
+                Some((one(1), 2))
             } else if w == Kw::Far && next.is_some_and(|t| t.kw == Kw::Right) {
-                Some((vec![u64::from(n)], 2))
+                Some((one(u64::from(n)), 2))
             } else if w == Kw::End {
-                Some((vec![1, u64::from(n)], 1))
+                Some((ArrayVec::from([1, u64::from(n)]), 1))
             } else if let Some(k) = next
                 .and_then(|t| lex.digits(t.word))
                 .filter(|_| w.is_house_noun())
             {
-                Some((vec![k], 2))
+                Some((one(k), 2))
             } else if let Some(k) = tokens
                 .get(i + 2)
                 .filter(|t| {
@@ -627,7 +677,7 @@ fn read_tokens(
                 })
                 .and_then(|t| lex.digits(t.word))
             {
-                Some((vec![k], 3))
+                Some((one(k), 3))
             } else {
                 if let Some(k) = lex.cardinal(tokens[i].word) {
                     if next.is_some_and(|t| t.kw.is_house_noun()) && count.is_none() {
@@ -643,7 +693,7 @@ fn read_tokens(
         match found {
             Some((houses, len)) => {
                 let end = tokens[i + len - 1].span.end;
-                let mut list = Vec::with_capacity(houses.len());
+                let mut list = ArrayVec::new();
                 for h in houses {
                     if h == 0 || h > u64::from(n) {
                         return Err(Unread {
@@ -665,6 +715,7 @@ fn read_tokens(
             None => i += 1,
         }
     }
+    let (used, refs) = (&used[..], &refs[..]);
     // The phrasing words, among the tokens left, in one pass.
     let follows = |i: usize, after: &[Kw]| tokens.get(i + 1).is_some_and(|t| after.contains(&t.kw));
     let mut negated = false;
@@ -715,7 +766,7 @@ fn read_tokens(
                 .collect();
             notes.push(format!("note: values found: {}", found.join(", ")));
         }
-        for r in &refs {
+        for r in refs {
             let list: Vec<String> = r.houses.iter().map(u8::to_string).collect();
             notes.push(format!("note: house found: {}", list.join(" or ")));
         }
@@ -745,7 +796,7 @@ fn read_tokens(
     };
     let relation_words = adjacent || directions > 0 || between || same || different;
 
-    match (values.as_slice(), refs.as_slice()) {
+    match (values, refs) {
         // `There are five houses.`
         ([], []) if count.is_some() && !relation_words => {
             let (k, _) = count.unwrap_or_default();

@@ -92,12 +92,12 @@ struct SentenceSyn<'s> {
 
 /// Parses a whole English puzzle; see [`super::parse`].
 pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
-    let mut errors = Errors {
-        index: LineIndex::new(source),
-        list: Vec::new(),
-        omitted: 0,
-    };
     if source.len() > MAX_SOURCE_BYTES {
+        let mut errors = Errors {
+            index: LineIndex::new(source),
+            list: Vec::new(),
+            omitted: 0,
+        };
         errors.add(
             ErrorKind::FileTooLarge,
             0..0,
@@ -109,7 +109,24 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
         );
         return Err(ParseErrors::new(errors.list, errors.omitted));
     }
-    let lines = split_lines(source, &mut errors);
+    let Lines {
+        lines,
+        starts,
+        long,
+    } = split_lines(source);
+    let mut errors = Errors {
+        index: LineIndex::with_starts(source, starts),
+        list: Vec::new(),
+        omitted: 0,
+    };
+    for (at, len) in long {
+        errors.add(
+            ErrorKind::LineTooLong,
+            at..at,
+            format!("line is {len} bytes long; the limit is {MAX_LINE_BYTES}"),
+            "a shorter line",
+        );
+    }
     // The words of the whole text, read into one lexicon; `tokens` is the
     // buffer each line or sentence is cut into.
     let mut lexicon = Lexicon::new();
@@ -176,7 +193,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
             clue_header = true;
         }
         if prose_count.is_none() {
-            prose_count = house_count(body, body_at, &mut lexicon, &mut tokens);
+            prose_count = house_count(body, body_at, &mut lexicon, &mut tokens, true);
         }
     }
 
@@ -187,7 +204,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
         if counted.is_some() {
             break;
         }
-        counted = house_count(c.text, c.start, &mut lexicon, &mut tokens)
+        counted = house_count(c.text, c.start, &mut lexicon, &mut tokens, false)
             .filter(|(_, span)| tokens.last().is_some_and(|t| t.span.end == span.end));
     }
     let houses = match counted {
@@ -223,7 +240,17 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
         }
     };
 
-    let groups = read_groups(&lists, houses, &mut errors, &mut lexicon, &mut tokens);
+    // Each list's description cut into words, once: for the group's name
+    // and for its cue words.
+    let mut descriptions = Vec::with_capacity(lists.len());
+    let groups = read_groups(
+        &lists,
+        houses,
+        &mut errors,
+        &mut lexicon,
+        &mut tokens,
+        &mut descriptions,
+    );
     if lists.is_empty() {
         errors.add(
             ErrorKind::Syntax,
@@ -235,8 +262,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     let (Some(houses), Some(groups)) = (houses, groups) else {
         return Err(ParseErrors::new(errors.list, errors.omitted));
     };
-    let descriptions: Vec<&str> = lists.iter().map(|l| l.description).collect();
-    let mut vocab = Vocabulary::with_lexicon(houses, &groups, &descriptions, lexicon);
+    let mut vocab = Vocabulary::with_lexicon(houses, &groups, &descriptions, lexicon, tokens);
 
     // Sentences become quoted labels and questions in the `.zebra` form, which
     // refuses control and invisible characters (they cannot be told apart
@@ -367,15 +393,21 @@ fn is_printable_ascii(text: &str) -> bool {
     chunks.remainder().iter().all(|&b| printable(b))
 }
 
-/// The source's lines, without a byte-order mark or `\r`; a line longer
-/// than [`MAX_LINE_BYTES`] is reported and left out.
-fn split_lines<'s>(source: &'s str, errors: &mut Errors<'_>) -> Vec<Line<'s>> {
+/// The source's lines, without a byte-order mark or `\r`, with every
+/// line's start for the [`LineIndex`] (one pass over the text serves
+/// both); a line longer than [`MAX_LINE_BYTES`] is left out and given as
+/// (where its diagnostic points, its length).
+fn split_lines(source: &str) -> Lines<'_> {
     let body = source.strip_prefix('\u{feff}').unwrap_or(source);
     let mut offset = source.len() - body.len();
-    // Room for lines of 64 bytes on average, so that the list rarely grows.
+    // Room for lines of 64 bytes on average, so that the lists rarely grow.
     let mut out = Vec::with_capacity(body.len() / 64 + 8);
+    let mut starts = Vec::with_capacity(body.len() / 64 + 8);
+    let mut long = Vec::new();
     for raw in body.split('\n') {
         let start = offset;
+        // The first line starts at 0 for the index, before a byte-order mark.
+        starts.push(if starts.is_empty() { 0 } else { start });
         offset += raw.len() + 1;
         let text = raw.strip_suffix('\r').unwrap_or(raw);
         if text.len() > MAX_LINE_BYTES {
@@ -383,20 +415,25 @@ fn split_lines<'s>(source: &'s str, errors: &mut Errors<'_>) -> Vec<Line<'s>> {
             while !text.is_char_boundary(at) {
                 at -= 1;
             }
-            errors.add(
-                ErrorKind::LineTooLong,
-                start + at..start + at,
-                format!(
-                    "line is {} bytes long; the limit is {MAX_LINE_BYTES}",
-                    text.len()
-                ),
-                "a shorter line",
-            );
+            long.push((start + at, text.len()));
             continue;
         }
         out.push(Line { text, start });
     }
-    out
+    Lines {
+        lines: out,
+        starts,
+        long,
+    }
+}
+
+/// What [`split_lines`] finds.
+struct Lines<'s> {
+    lines: Vec<Line<'s>>,
+    /// Every line's start, the first at 0.
+    starts: Vec<usize>,
+    /// The lines too long to read: where the diagnostic points, the length.
+    long: Vec<(usize, usize)>,
 }
 
 /// The sentence of a numbered line (`12. Eric is ...`, `3) ...`).
@@ -491,34 +528,39 @@ fn attribute_list(body: &str, at: usize) -> Option<ListSyn<'_>> {
 }
 
 /// `There are 5 houses`, `five houses`: the count and its span. The
-/// sentence's tokens are left in `tokens`.
+/// sentence's tokens are left in `tokens`: all of them, or with `early`
+/// those up to the count.
 fn house_count(
     sentence: &str,
     at: usize,
     lexicon: &mut Lexicon,
     tokens: &mut Vec<Token>,
+    early: bool,
 ) -> Option<(u64, Range<usize>)> {
-    lexicon.tokens(sentence, at, tokens);
-    for (i, t) in tokens.iter().enumerate() {
-        let Some(next) = tokens.get(i + 1) else {
-            break;
-        };
+    let count = |lexicon: &Lexicon, t: &Token, next: &Token| {
         if matches!(next.kw, Kw::Houses | Kw::Floors) {
-            if let Some(k) = lexicon.cardinal(t.word) {
-                return Some((k, t.span.start..next.span.end));
-            }
+            lexicon.cardinal(t.word)
+        } else {
+            None
         }
-    }
-    None
+    };
+    lexicon.tokens_while(sentence, at, tokens, |lexicon, tokens| {
+        !early || !matches!(tokens, [.., t, next] if count(lexicon, t, next).is_some())
+    });
+    tokens.windows(2).find_map(|w| {
+        let k = count(lexicon, &w[0], &w[1])?;
+        Some((k, w[0].span.start..w[1].span.end))
+    })
 }
-
-/// The groups of the lists, checked: names, sizes, duplicates.
+/// The groups of the lists, checked: names, sizes, duplicates. Each
+/// list's description's tokens are pushed to `descriptions`.
 fn read_groups(
     lists: &[ListSyn<'_>],
     houses: Option<u8>,
     errors: &mut Errors<'_>,
     lexicon: &mut Lexicon,
     tokens: &mut Vec<Token>,
+    descriptions: &mut Vec<Vec<Token>>,
 ) -> Option<Vec<Group>> {
     let mut groups: Vec<Group> = Vec::new();
     let mut ok = true;
@@ -533,6 +575,7 @@ fn read_groups(
             return None;
         }
         let base = group_name(list.description, g, lexicon, tokens);
+        descriptions.push(tokens.clone());
         let mut name = base.clone();
         let mut k = 2;
         while groups.iter().any(|x| x.name == name) {
@@ -550,7 +593,7 @@ fn read_groups(
                 ok = false;
             }
         }
-        let mut values: Vec<String> = Vec::new();
+        let mut values: Vec<String> = Vec::with_capacity(list.values.len());
         for &(value, ref span) in &list.values {
             let value = text::nfc(value.trim()).into_owned();
             let chars = value.chars().count();
@@ -688,7 +731,7 @@ pub(crate) fn group_name(
         "likes",
         "accompanied",
     ];
-    let mut name = String::new();
+    let mut name = String::with_capacity(32);
     lexicon.tokens(description, 0, tokens);
     for t in tokens.iter() {
         let norm = lexicon.text(t.word);
@@ -743,17 +786,18 @@ fn question(
 ) -> Result<Option<Ask>, Unread> {
     let question = Some(sentence.to_owned());
     let span = at..at + sentence.len();
-    let mut mentions = vocab.mentions(tokens);
+    let mut mentions = Vec::new();
+    vocab.mentions(tokens, &mut mentions);
     // A question names few values; a mention with several candidates is
     // taken only if one candidate is left after the cue words.
-    mentions.retain(|m| m.candidates.len() == 1);
+    mentions.retain(|m| vocab.candidates(m).len() == 1);
     let first = tokens.first().map_or(Kw::Other, |t| t.kw);
     // `House 1`, `the first house`.
     let house = house_in(vocab.lexicon(), tokens, vocab.houses());
     // The group asked for is not the group of the value asked about
     // (`What is the pet of the one whose color is red?`).
     let exclude = match &mentions[..] {
-        [m] => Some(m.candidates[0].group),
+        [m] => Some(vocab.candidates(m)[0].group),
         _ => None,
     };
     let asked_group = group_in(vocab, groups, sentence, at, tokens, &mentions, exclude);
@@ -767,7 +811,7 @@ fn question(
         }
     }
     let value: Option<ValueRef> = match &mentions[..] {
-        [m] => Some(m.candidates[0]),
+        [m] => Some(vocab.candidates(m)[0]),
         _ => None,
     };
     match (value, first) {
@@ -853,7 +897,7 @@ fn group_in(
     sentence: &str,
     at: usize,
     tokens: &[Token],
-    mentions: &[clue::Mention<'_>],
+    mentions: &[clue::Mention],
     exclude: Option<usize>,
 ) -> Option<usize> {
     let lexicon = vocab.lexicon();
@@ -870,12 +914,12 @@ fn group_in(
         let raw = sentence
             .get(t.span.start - at..t.span.end - at)
             .unwrap_or("");
-        if !raw.is_empty()
-            && raw
-                .bytes()
-                .all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
+        let mut bytes = raw.bytes();
+        if bytes.next().is_some_and(|b| b.is_ascii_alphanumeric())
+            && bytes.all(|b| b.is_ascii_lowercase() || b.is_ascii_digit())
         {
-            // A word written in lower case is one word, its token's.
+            // A word in lower case after its first letter (`What`, `color`)
+            // is one word, its token's.
             free.push(t.key);
             continue;
         }
@@ -909,6 +953,47 @@ fn group_in(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_line_split_gives_the_line_index_its_starts() {
+        // Every spot of a source, from the starts split_lines finds and
+        // from LineIndex's own pass, with a byte-order mark, `\r\n`, empty
+        // lines, a character outside ASCII and a last line with and
+        // without its newline.
+        for source in [
+            "",
+            "a",
+            "a\n",
+            "\u{feff}There are 2 houses.\r\n\n - a: `x`, `\u{e9}`\nlast",
+            "\n\nx\n\n",
+        ] {
+            let Lines { starts, .. } = split_lines(source);
+            let ours = LineIndex::with_starts(source, starts);
+            let theirs = LineIndex::new(source);
+            for i in (0..=source.len()).filter(|&i| source.is_char_boundary(i)) {
+                assert_eq!(ours.spot(i..i), theirs.spot(i..i), "{source:?} at {i}");
+            }
+        }
+    }
+
+    #[test]
+    fn a_prose_count_is_found_as_far_as_the_words_go() {
+        // Cut only up to its count, a prose line gives the count a whole
+        // cut gives; a numbered sentence is cut whole.
+        let mut lexicon = Lexicon::new();
+        let mut tokens = Vec::new();
+        let line = "There are 5 houses, numbered 1 to 5, and 7 floors.";
+        let early = house_count(line, 10, &mut lexicon, &mut tokens, true);
+        assert_eq!(early, Some((5, 20..28)));
+        assert_eq!(tokens.len(), 4, "cut up to `houses`");
+        let whole = house_count(line, 10, &mut lexicon, &mut tokens, false);
+        assert_eq!(whole, early);
+        assert_eq!(tokens.len(), 11, "cut whole");
+        assert_eq!(
+            house_count("No count here.", 0, &mut lexicon, &mut tokens, true),
+            None
+        );
+    }
 
     #[test]
     fn printable_ascii_is_told_apart_at_every_position() {

@@ -425,6 +425,11 @@ impl Lexicon {
     /// The id of the lower-case word `norm` and of its key, both interned.
     fn intern_word(&mut self, norm: &str) -> (WordId, WordId, Kw) {
         let id = self.intern(norm);
+        self.complete_word(id, norm)
+    }
+
+    /// [`Lexicon::intern_word`] of `norm`, interned already as `id`.
+    fn complete_word(&mut self, id: WordId, norm: &str) -> (WordId, WordId, Kw) {
         let entry = self.entry(id);
         if entry.key != NO_KEY {
             return (id, entry.key, entry.kw);
@@ -453,6 +458,18 @@ impl Lexicon {
     /// table without a copy; other words take [`Lexicon::push_word`]'s
     /// general path.
     pub(crate) fn tokens(&mut self, text: &str, base: usize, out: &mut Vec<Token>) {
+        self.tokens_while(text, base, out, |_, _| true);
+    }
+
+    /// [`Lexicon::tokens`], stopping after the word at which `more` (asked
+    /// of the tokens so far, after each word) is false.
+    pub(crate) fn tokens_while(
+        &mut self,
+        text: &str,
+        base: usize,
+        out: &mut Vec<Token>,
+        mut more: impl FnMut(&Lexicon, &[Token]) -> bool,
+    ) {
         out.clear();
         let bytes = text.as_bytes();
         // Invariant: `i` is on a char boundary. ASCII bytes are read through
@@ -519,26 +536,27 @@ impl Lexicon {
             let word = &text[start..i];
             if seen & (DIGIT | OTHER) == 0 {
                 self.push_plain(word, hash_finish(h), base + start, out);
-                continue;
-            }
-            if seen & DIGIT == 0 {
+            } else if seen & DIGIT == 0 {
                 self.push_word(word, base + start, false, out);
-                continue;
-            }
-            // A letter followed by a digit starts a new token (`F150` and
-            // `F-150` are both `f`, `150`); `1st` stays one token.
-            let mut from = 0;
-            let mut prev: Option<char> = None;
-            for (k, c) in word.char_indices() {
-                if c.is_ascii_digit() && prev.is_some_and(char::is_alphabetic) {
-                    let piece = &word[from..k];
-                    self.push_word(piece, base + start + from, is_plain(piece), out);
-                    from = k;
+            } else {
+                // A letter followed by a digit starts a new token (`F150`
+                // and `F-150` are both `f`, `150`); `1st` stays one token.
+                let mut from = 0;
+                let mut prev: Option<char> = None;
+                for (k, c) in word.char_indices() {
+                    if c.is_ascii_digit() && prev.is_some_and(char::is_alphabetic) {
+                        let piece = &word[from..k];
+                        self.push_word(piece, base + start + from, is_plain(piece), out);
+                        from = k;
+                    }
+                    prev = Some(c);
                 }
-                prev = Some(c);
+                let piece = &word[from..];
+                self.push_word(piece, base + start + from, is_plain(piece), out);
             }
-            let piece = &word[from..];
-            self.push_word(piece, base + start + from, is_plain(piece), out);
+            if !more(self, out) {
+                return;
+            }
         }
     }
 
@@ -556,13 +574,18 @@ impl Lexicon {
                 let e = self.entry(id);
                 (id, e.key, e.kw)
             }
-            // New, or known only as a key: interned as a word.
+            // New, or known only as a key: interned as a word (a new one
+            // without a second search).
             _ => {
                 let mut lower = std::mem::take(&mut self.lower);
                 lower.clear();
                 lower.push_str(raw);
                 lower.make_ascii_lowercase();
-                let ids = self.intern_word(&lower);
+                let id = match found {
+                    Some(id) => id,
+                    None => self.fixed.entries.len() as WordId + self.own.insert(&lower, hash),
+                };
+                let ids = self.complete_word(id, &lower);
                 self.lower = lower;
                 ids
             }
