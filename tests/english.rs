@@ -876,6 +876,16 @@ fn generated_puzzles_written_in_english_read_back_to_the_same_unique_solution() 
             g.puzzle.clues().len(),
             "seed {seed}\n{text}"
         );
+        // The columns keep the generator's names (capitalized, as its JSON
+        // lines' solutions write them).
+        let names = |p: &Puzzle| -> Vec<String> {
+            p.groups().iter().map(|g| g.name.to_lowercase()).collect()
+        };
+        assert_eq!(
+            names(&back),
+            names(&g.puzzle),
+            "seed {seed} {style:?}\n{text}"
+        );
         assert_eq!(
             back.asks().len(),
             g.puzzle.asks().len(),

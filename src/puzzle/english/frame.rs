@@ -642,23 +642,23 @@ fn read_groups(
     ok.then_some(groups)
 }
 
-/// The columns ZebraLogic's published grids name otherwise than the words
-/// of their lists do, by the name those words give: graders look a cell up
-/// by its column's name (ZeroEval's grid evaluation), so a grid read from a
-/// ZebraLogic puzzle names its columns as ZebraLogic does.
+/// ZebraLogic's list descriptions whose columns its published grids name
+/// otherwise than the description's words do: graders look a cell up by
+/// its column's name (ZeroEval's grid evaluation), so a grid read from a
+/// ZebraLogic puzzle names these columns as ZebraLogic does. Matched on the
+/// whole description (ASCII case aside), so that other texts keep the
+/// names their own words give (`Each person has a unique sport` is
+/// `Sport`).
 const ZEBRALOGIC_COLUMNS: &[(&str, &str)] = &[
-    // Each person has a unique birthday month
-    ("BirthdayMonth", "Birthday"),
-    // Everyone has something unique for lunch
-    ("Lunch", "Food"),
-    // Each mother is accompanied by their child
-    ("MotherChild", "Children"),
-    // The mothers' names in different houses are unique
-    ("MotherName", "Mother"),
-    // People have unique favorite sports
-    ("Sport", "FavoriteSport"),
-    // Each person lives in a unique style of house
-    ("StyleHouse", "HouseStyle"),
+    ("Each person has a unique birthday month", "Birthday"),
+    ("Everyone has something unique for lunch", "Food"),
+    ("Each mother is accompanied by their child", "Children"),
+    (
+        "The mothers' names in different houses are unique",
+        "Mother",
+    ),
+    ("People have unique favorite sports", "FavoriteSport"),
+    ("Each person lives in a unique style of house", "HouseStyle"),
 ];
 
 /// A group's name from its description: the words that are not common to
@@ -671,6 +671,12 @@ pub(crate) fn group_name(
     lexicon: &mut Lexicon,
     tokens: &mut Vec<Token>,
 ) -> String {
+    let zebralogic = ZEBRALOGIC_COLUMNS
+        .iter()
+        .find(|(words, _)| words.eq_ignore_ascii_case(description.trim()));
+    if let Some(&(_, column)) = zebralogic {
+        return column.to_owned();
+    }
     const COMMON: &[&str] = &[
         "a",
         "all",
@@ -751,9 +757,6 @@ pub(crate) fn group_name(
     // At most 56 characters, so that a number added to tell two groups
     // apart keeps it within the name limit; in NFC, as names are compared.
     let name: String = text::nfc(&name).chars().take(MAX_NAME_CHARS - 8).collect();
-    if let Some(&(_, column)) = ZEBRALOGIC_COLUMNS.iter().find(|(ours, _)| *ours == name) {
-        return column.to_owned();
-    }
     if name.is_empty() {
         format!("Group{}", g + 1)
     } else {
