@@ -13,7 +13,7 @@
 use std::borrow::Cow;
 
 use arrayvec::ArrayVec;
-use hashbrown::HashSet;
+use hashbrown::HashMap;
 
 use crate::check::{self, MinimizeError};
 use crate::domain::Domain;
@@ -297,17 +297,18 @@ impl Puzzle {
         let mut text = String::new();
         for (c, &origin) in pm.model.constraint_ids().zip(&pm.origins) {
             text.clear();
+            let mut of_group = |g: usize, what: &str| {
+                text.push_str("group ");
+                text.push_str(&self.groups[g].name);
+                text.push_str(what);
+            };
             let label = match origin {
                 Origin::AllDifferent(g) => {
-                    text.push_str("group ");
-                    text.push_str(&self.groups[g].name);
-                    text.push_str(": all different");
+                    of_group(g, ": all different");
                     &text
                 }
                 Origin::EveryHouse(g) => {
-                    text.push_str("group ");
-                    text.push_str(&self.groups[g].name);
-                    text.push_str(": every house has one");
+                    of_group(g, ": every house has one");
                     &text
                 }
                 Origin::Clue(i) => match &self.clues[i].label {
@@ -323,14 +324,19 @@ impl Puzzle {
         Ok(pm)
     }
 
-    /// The value names that occur in more than one group: their variables
+    /// The value names that occur in more than one group
+    /// ([`Puzzle::is_ambiguous`] for every name at once): their variables
     /// are named `group.value`.
     fn repeated_value_names(&self) -> Vec<&str> {
-        let mut seen = HashSet::with_capacity(self.groups.iter().map(|g| g.values.len()).sum());
+        // Each name's first group.
+        let mut first = HashMap::with_capacity(self.groups.iter().map(|g| g.values.len()).sum());
         let mut repeated = Vec::new();
-        for name in self.groups.iter().flat_map(|g| &g.values) {
-            if !seen.insert(name.as_str()) && !repeated.contains(&name.as_str()) {
-                repeated.push(name.as_str());
+        for (g, group) in self.groups.iter().enumerate() {
+            for name in &group.values {
+                let name = name.as_str();
+                if *first.entry(name).or_insert(g) != g && !repeated.contains(&name) {
+                    repeated.push(name);
+                }
             }
         }
         repeated
