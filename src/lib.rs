@@ -47,6 +47,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs, missing_debug_implementations, unreachable_pub)]
 
+mod buffer;
 pub mod check;
 mod domain;
 mod engine;

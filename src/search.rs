@@ -47,6 +47,7 @@ use std::ops::{ControlFlow, Index};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::buffer::make_room;
 use crate::domain::Domain;
 use crate::domain::ones;
 use crate::engine::{Engine, Running};
@@ -752,11 +753,9 @@ impl Solver {
     /// from, for a subtree) the first level, with no choice open.
     fn enter(&mut self, parent: Option<&[u64]>) {
         let width = self.engine.state_len();
-        self.frames.clear();
-        self.states.clear();
         // Room for the first levels at once, not grown level by level.
-        self.frames.reserve(FIRST_LEVELS);
-        self.states.reserve(FIRST_LEVELS * width);
+        make_room(&mut self.frames, FIRST_LEVELS);
+        make_room(&mut self.states, FIRST_LEVELS * width);
         self.states
             .extend_from_slice(parent.unwrap_or_else(|| self.engine.current_state()));
     }

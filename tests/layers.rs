@@ -13,7 +13,7 @@ use std::path::{Path, PathBuf};
 /// The layers, lowest first. A module may use the modules of lower layers
 /// only.
 const LAYERS: &[&[&str]] = &[
-    &["ids", "domain"],
+    &["ids", "domain", "buffer"],
     &["propagator"],
     &["propagators", "model", "observer"],
     &["engine"],

@@ -55,6 +55,7 @@
 use arrayvec::ArrayVec;
 use fixedbitset::FixedBitSet;
 
+use crate::buffer::make_room;
 use crate::domain::{Domain, ones};
 use crate::ids::{ConstraintId, Tags, VarId};
 use crate::model::{Model, Posted};
@@ -252,8 +253,7 @@ impl Engine {
         let vars = self.vars;
         let width = vars + self.fixed_words + state_words;
         self.width = width;
-        self.state.clear();
-        self.state.reserve(2 * width);
+        make_room(&mut self.state, 2 * width);
         self.state.extend(domains.iter().map(|d| d.bits()));
         self.state.resize(width, 0);
         let (doms, rest) = self.state.split_at_mut(vars);
@@ -267,8 +267,7 @@ impl Engine {
     /// as their number says; returns how many state words they keep.
     fn place(&mut self, model: &Model) -> usize {
         self.subs.copy_groups(model.group_vars());
-        self.props.clear();
-        self.props.reserve(model.constraint_count());
+        make_room(&mut self.props, model.constraint_count());
         for (id, c) in model.constraint_ids().zip(model.posted()) {
             if let Some(prop) = lower(c, model) {
                 let (priority, state_words, run) = prop.shape();
@@ -374,8 +373,7 @@ impl Engine {
             0
         };
         self.masks_at = header;
-        self.bits.clear();
-        self.bits.reserve(header + self.masks);
+        make_room(&mut self.bits, header + self.masks);
         self.bits.resize(header + self.masks, 0);
         for w in 0..words {
             let all = if 64 * (w + 1) <= n {
@@ -882,7 +880,9 @@ fn in_queue_order(props: &mut [Slot]) {
         while j < i {
             j = source[j] as usize;
         }
-        props.swap(i, j);
+        if j != i {
+            props.swap(i, j);
+        }
     }
 }
 

@@ -80,6 +80,7 @@
 
 use std::fmt;
 
+use crate::buffer::make_room;
 use crate::domain::Domain;
 use crate::ids::{Group, VarId};
 
@@ -232,7 +233,7 @@ impl Subscriptions {
     /// propagator keeps the place its group has there.
     #[inline(always)]
     pub(crate) fn copy_groups(&mut self, vars: &[VarId]) {
-        self.groups.clear();
+        make_room(&mut self.groups, vars.len());
         self.groups.extend_from_slice(vars);
     }
 
