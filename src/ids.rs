@@ -239,9 +239,10 @@ impl Group {
         self.start as usize..self.start as usize + self.len as usize
     }
 
-    /// The variables, in `list` (the list the group was added to).
+    /// The variables (or offsets), in `list` (the list the group was
+    /// added to).
     #[inline(always)]
-    pub(crate) fn of(self, list: &[VarId]) -> &[VarId] {
+    pub(crate) fn of<T>(self, list: &[T]) -> &[T] {
         &list[self.range()]
     }
 }

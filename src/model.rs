@@ -837,7 +837,7 @@ impl Model {
                 vars: self.group(vars).into(),
                 values,
             },
-            Posted::Custom(i) => Constraint::Custom(Arc::clone(self.custom(i))),
+            Posted::Custom(i) => Constraint::Custom(Arc::clone(&self.customs[i as usize])),
         }
     }
 
@@ -868,9 +868,15 @@ impl Model {
         }
     }
 
-    /// The user's propagator at `i` in the model's list of them.
-    pub(crate) fn custom(&self, i: u32) -> &Arc<dyn Propagator + Send + Sync> {
-        &self.customs[i as usize]
+    /// The offsets of every all-different that has some (see
+    /// [`Posted::AllDifferent`]).
+    pub(crate) fn offset_list(&self) -> &[i32] {
+        &self.offsets
+    }
+
+    /// The user's propagators (see [`Posted::Custom`]).
+    pub(crate) fn customs(&self) -> &[Arc<dyn Propagator + Send + Sync>] {
+        &self.customs
     }
 
     /// The label of `c`, if it has one.

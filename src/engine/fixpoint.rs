@@ -13,7 +13,7 @@ use crate::domain::Domain;
 use crate::ids::{ConstraintId, Tags, VarId};
 use crate::observer::Observer;
 use crate::propagator::{
-    Narrow, OneWord, Propagation, PruneSink, RunAs, Status, Traced, Untraced, Wakeups, Words,
+    Lists, Narrow, OneWord, Propagation, PruneSink, RunAs, Status, Traced, Untraced, Wakeups, Words,
 };
 
 /// The parts of an [`Engine`](super::Engine) that propagating touches at
@@ -38,8 +38,9 @@ pub(crate) struct Running<'e> {
     /// The first propagator of the most costly class when that class runs
     /// by rounds (see [`Pop`]), else the number of propagators.
     pub(super) costly: usize,
-    /// The variables of every group propagator, lent to the contexts.
-    pub(super) groups: &'e [VarId],
+    /// The model's lists that propagators keep places in, lent to the
+    /// contexts.
+    pub(super) lists: Lists<'e>,
     /// The engine's count of propagator runs.
     pub(super) propagations: &'e mut u64,
 }
@@ -77,7 +78,7 @@ impl Running<'_> {
             doms,
             fixed,
             props,
-            self.groups,
+            self.lists,
             self.tags,
             self.wakeups,
             queue,
@@ -106,7 +107,7 @@ impl Running<'_> {
         let (doms, rest) = state.split_at_mut(self.vars);
         let (fixed, props) = rest.split_at_mut(self.fixed_words);
         let queue = Cell::from_mut(&mut *self.queue).as_slice_of_cells();
-        let (wakeups, groups, tags) = (self.wakeups, self.groups, self.tags);
+        let (wakeups, lists, tags) = (self.wakeups, self.lists, self.tags);
         let mut runs = 0;
         // Rounds in the most costly class when the engine runs it so (see
         // `Pop`).
@@ -117,14 +118,14 @@ impl Running<'_> {
         };
         let result = if O::PROPAGATION {
             let mut sink = Forward { observer };
-            let inner = Untraced::new(doms, fixed, props, groups, tags, wakeups, Words(queue));
+            let inner = Untraced::new(doms, fixed, props, lists, tags, wakeups, Words(queue));
             let mut ctx = Traced::new(inner, &mut sink);
             fixpoint_listed(&mut ctx, listed, costly, decision, self.props, &mut runs)
         } else if let [word] = queue {
-            let mut ctx = Untraced::new(doms, fixed, props, groups, tags, wakeups, OneWord(word));
+            let mut ctx = Untraced::new(doms, fixed, props, lists, tags, wakeups, OneWord(word));
             fixpoint(&mut ctx, OneWord(word), decision, self.props, &mut runs)
         } else {
-            let mut ctx = Untraced::new(doms, fixed, props, groups, tags, wakeups, Words(queue));
+            let mut ctx = Untraced::new(doms, fixed, props, lists, tags, wakeups, Words(queue));
             fixpoint_listed(&mut ctx, listed, costly, decision, self.props, &mut runs)
         };
         *self.propagations += runs;

@@ -9,11 +9,9 @@
 //! runs only while that all-different is switched off
 //! ([`Permutations::redundant_with`]).
 
-use std::sync::Arc;
-
 use super::Slot;
 use crate::domain::Domain;
-use crate::ids::VarId;
+use crate::ids::{Group, VarId};
 use crate::model::{Model, Posted, Strength};
 use crate::propagator::has_repeats;
 use crate::propagators::{
@@ -58,15 +56,18 @@ pub(super) fn lower(constraint: &Posted, model: &Model) -> Option<AnyPropagator>
             if group.len() < 2 {
                 return None;
             }
-            // The engine's group variables are a copy of the model's, so a
-            // group has the same place in both.
+            // The engine's group variables and offsets are copies of the
+            // model's, so a group and its offsets have the same places in
+            // both.
             let vars = model.group(group);
-            // No offsets, or all zero: an empty list (which allocates nothing).
-            let offsets = model.offsets_of(group, offsets);
-            let offsets: Box<[i32]> = if offsets.iter().any(|&o| o != 0) {
-                offsets.into()
+            // No offsets, or all zero: an empty place.
+            let offsets = if model.offsets_of(group, offsets).iter().any(|&o| o != 0) {
+                Group {
+                    start: offsets,
+                    len: group.len,
+                }
             } else {
-                Box::default()
+                Group::default()
             };
             match strength {
                 Strength::Value => AllDifferentValue::new(vars, group, offsets).into(),
@@ -82,7 +83,7 @@ pub(super) fn lower(constraint: &Posted, model: &Model) -> Option<AnyPropagator>
             }
             EachValueHeld::new(model.group(group), group, values).into()
         }
-        Posted::Custom(i) => AnyPropagator::Custom(Arc::clone(model.custom(i))),
+        Posted::Custom(i) => AnyPropagator::Custom(i),
     };
     Some(prop)
 }

@@ -52,6 +52,8 @@
 //! construction every propagator is queued, so the first
 //! [`Engine::propagate`] computes the root fixpoint.
 
+use std::sync::Arc;
+
 use arrayvec::ArrayVec;
 use fixedbitset::FixedBitSet;
 
@@ -61,7 +63,7 @@ use crate::ids::{ConstraintId, Tags, VarId};
 use crate::model::{Model, Posted};
 use crate::observer::Observer;
 use crate::propagator::{
-    Event, MASK_WORDS, Priority, Subscriptions, Wakeups, fixed_bits, fixed_words,
+    Event, Lists, MASK_WORDS, Priority, Propagator, Subscriptions, Wakeups, fixed_bits, fixed_words,
 };
 use crate::propagators::{AnyPropagator, Runner};
 
@@ -164,10 +166,15 @@ pub struct Engine {
     /// the variables of every group propagator, which they read through
     /// it (see [`Subscriptions::copy_groups`]).
     subs: Subscriptions,
+    /// A copy of the model's all-different offsets, lent to every run's
+    /// context ([`Lists`]).
+    offsets: Vec<i32>,
+    /// The model's user propagators, lent to every run's context.
+    customs: Vec<Arc<dyn Propagator + Send + Sync>>,
 }
 
 /// One propagator as the engine keeps it.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Slot {
     /// The propagator.
     pub(crate) prop: AnyPropagator,
@@ -220,6 +227,8 @@ impl Engine {
             propagations: 0,
             costly: 0,
             subs: Subscriptions::default(),
+            offsets: Vec::new(),
+            customs: Vec::new(),
         }
     }
 
@@ -267,10 +276,14 @@ impl Engine {
     /// as their number says; returns how many state words they keep.
     fn place(&mut self, model: &Model) -> usize {
         self.subs.copy_groups(model.group_vars());
+        make_room(&mut self.offsets, model.offset_list().len());
+        self.offsets.extend_from_slice(model.offset_list());
+        self.customs.clear();
+        self.customs.extend_from_slice(model.customs());
         make_room(&mut self.props, model.constraint_count());
         for (id, c) in model.constraint_ids().zip(model.posted()) {
             if let Some(prop) = lower(c, model) {
-                let (priority, state_words, run) = prop.shape();
+                let (priority, state_words, run) = prop.shape(&self.customs);
                 self.props.push(Slot {
                     run,
                     prop,
@@ -324,7 +337,7 @@ impl Engine {
                 continue;
             }
             self.subs.begin(p as u32);
-            slot.prop.subscribe(&mut self.subs);
+            slot.prop.subscribe(&mut self.subs, &self.customs);
         }
         if with_masks {
             self.subs.take_masks(&mut self.bits);
@@ -631,7 +644,11 @@ impl Engine {
             },
             props: &self.props,
             costly: self.costly,
-            groups: self.subs.groups(),
+            lists: Lists {
+                groups: self.subs.groups(),
+                offsets: &self.offsets,
+                customs: &self.customs,
+            },
             propagations: &mut self.propagations,
         };
         (&mut self.state, running)
@@ -707,7 +724,7 @@ impl Engine {
                 for bit in ones(bits) {
                     let p = 64 * w + bit;
                     self.subs.begin(p as u32);
-                    self.props[p].prop.subscribe(&mut self.subs);
+                    self.props[p].prop.subscribe(&mut self.subs, &self.customs);
                 }
             }
             self.subs.take_masks(&mut self.bits);
@@ -801,7 +818,7 @@ impl Engine {
         let mut subs = self.subs.clone();
         subs.clear();
         for slot in &self.props {
-            slot.prop.subscribe(&mut subs);
+            slot.prop.subscribe(&mut subs, &self.customs);
             let scope = &mut scopes[slot.origin.index()];
             scope.extend(subs.take().map(|(x, _)| x.index() as u32));
         }
@@ -845,8 +862,8 @@ fn split_bits(
 
 /// Puts `props`, in posting order, into queue order: by priority class,
 /// posting order inside a class. A stable counting sort on the four
-/// classes, applied in place by swaps (a comparison sort moved the large
-/// slots many times over).
+/// classes, applied in place a cycle of the permutation at a time, each
+/// slot copied once.
 fn in_queue_order(props: &mut [Slot]) {
     let n = props.len();
     let class = |slot: &Slot| (slot.key >> 32) as usize;
@@ -859,7 +876,8 @@ fn in_queue_order(props: &mut [Slot]) {
     for c in 1..4 {
         starts[c] += starts[c - 1];
     }
-    // `source[i]`: the slot that goes to place `i`.
+    // `source[i]`: the slot that goes to place `i`; set to `i` once place
+    // `i` holds it.
     let mut small = [0u32; 64];
     let mut large = Vec::new();
     let source: &mut [u32] = if n <= small.len() {
@@ -873,15 +891,23 @@ fn in_queue_order(props: &mut [Slot]) {
         source[*at] = k as u32;
         *at += 1;
     }
-    // Place by place: the slot meant for place `i` started at `source[i]`,
-    // or, if that was an earlier place, went where the swap there sent it.
-    for i in 0..n {
-        let mut j = source[i] as usize;
-        while j < i {
-            j = source[j] as usize;
+    for start in 0..n {
+        if source[start] as usize == start {
+            continue;
         }
-        if j != i {
-            props.swap(i, j);
+        // The cycle through `start`: each place takes the slot from the
+        // place it names, the last one the slot that was at `start`.
+        let first = props[start];
+        let mut at = start;
+        loop {
+            let from = source[at] as usize;
+            source[at] = at as u32;
+            if from == start {
+                props[at] = first;
+                break;
+            }
+            props[at] = props[from];
+            at = from;
         }
     }
 }
@@ -1012,7 +1038,7 @@ mod tests {
             let mut subs = engine.subs.clone();
             subs.clear();
             for slot in &engine.props {
-                slot.prop.subscribe(&mut subs);
+                slot.prop.subscribe(&mut subs, &[]);
             }
             for (x, event) in subs.take() {
                 if event != Event::Fixed {
@@ -1397,7 +1423,7 @@ mod tests {
             for (p, slot) in plain.props.iter().enumerate() {
                 if plain.bits[3 * words + p / 64] >> (p % 64) & 1 == 1 {
                     subs.begin(p as u32);
-                    slot.prop.subscribe(&mut subs);
+                    slot.prop.subscribe(&mut subs, &[]);
                 }
             }
             subs.take_masks(&mut expected);

@@ -87,8 +87,8 @@ use crate::ids::{Group, VarId};
 mod narrow;
 
 pub(crate) use narrow::{
-    DynNarrow, MASK_WORDS, Narrow, OneWord, PruneSink, RunAs, Traced, Untraced, Wakeups, Words,
-    bounds_moved, fixed_bits, fixed_words, has_repeats, in_order_from,
+    DynNarrow, Lists, MASK_WORDS, Narrow, OneWord, PruneSink, RunAs, Traced, Untraced, Wakeups,
+    Words, bounds_moved, fixed_bits, fixed_words, has_repeats, in_order_from,
 };
 
 /// What a propagator reports when it did not fail.

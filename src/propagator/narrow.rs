@@ -3,8 +3,9 @@
 //! wakes ([`Wakeups`], [`Queue`]) and the fixed-variable bitset.
 
 use std::cell::Cell;
+use std::sync::Arc;
 
-use super::Conflict;
+use super::{Conflict, Propagator};
 use crate::domain::{Domain, ones};
 use crate::ids::{ConstraintId, Group, Tags, VarId};
 
@@ -419,6 +420,13 @@ pub(crate) trait Narrow<'a> {
     /// variables, for as long as the context's borrow of them.
     fn group(&self, group: Group) -> &'a [VarId];
 
+    /// The offsets at `at` among the engine's all-different offsets, for as
+    /// long as the context's borrow of them.
+    fn offsets(&self, at: Group) -> &'a [i32];
+
+    /// The user's propagator at index `i` among the engine's.
+    fn custom(&self, i: u32) -> &'a (dyn Propagator + Send + Sync);
+
     /// The model's tags (see [`Tags`]).
     fn tags(&self) -> &Tags;
 
@@ -439,6 +447,33 @@ pub(crate) trait Narrow<'a> {
     fn wake_block(&mut self, first: usize, wake: u64, moved: u64, fixed: u64);
 }
 
+/// The model's lists that propagators keep places in, as the engine lends
+/// them to every run: a propagator stores a place ([`Group`], an index),
+/// so that it is plain data with nothing to allocate or drop.
+#[derive(Clone, Copy)]
+pub(crate) struct Lists<'a> {
+    /// The variables of every group propagator, each group's at its
+    /// [`Group`] ([`Narrow::group`]).
+    pub(crate) groups: &'a [VarId],
+    /// The offsets of every all-different that has some, each at its
+    /// [`Group`] ([`Narrow::offsets`]).
+    pub(crate) offsets: &'a [i32],
+    /// The user's propagators, each at its index ([`Narrow::custom`]).
+    pub(crate) customs: &'a [Arc<dyn Propagator + Send + Sync>],
+}
+
+impl<'a> Lists<'a> {
+    /// Lists of group variables only: no offsets, no user's propagators.
+    #[cfg(test)]
+    pub(crate) fn groups(groups: &'a [VarId]) -> Lists<'a> {
+        Lists {
+            groups,
+            offsets: &[],
+            customs: &[],
+        }
+    }
+}
+
 /// The narrowing context of a run nobody records, on a queue of either
 /// width.
 pub(crate) struct Untraced<'a, Q> {
@@ -451,9 +486,8 @@ pub(crate) struct Untraced<'a, Q> {
     state: &'a mut [u64],
     /// Where the running propagator's state words are in `state`.
     run: (u32, u32),
-    /// The variables of every group propagator, each group's at its
-    /// [`Group`].
-    groups: &'a [VarId],
+    /// The model's lists that propagators keep places in.
+    lists: Lists<'a>,
     /// The model's tags, to name variables and tell its own from others'.
     tags: &'a Tags,
     wakeups: Wakeups<'a>,
@@ -462,14 +496,14 @@ pub(crate) struct Untraced<'a, Q> {
 
 impl<'a, Q: Queue> Untraced<'a, Q> {
     /// A context on these domains, fixed-variable bitset, propagator state
-    /// words and queue; `groups` are the engine's group variables, `tags`
-    /// the model's.
+    /// words and queue; `lists` are the engine's copies of the model's
+    /// lists, `tags` the model's.
     #[inline(always)]
     pub(crate) fn new(
         doms: &'a mut [u64],
         fixed: &'a mut [u64],
         state: &'a mut [u64],
-        groups: &'a [VarId],
+        lists: Lists<'a>,
         tags: &'a Tags,
         wakeups: Wakeups<'a>,
         queue: Q,
@@ -480,7 +514,7 @@ impl<'a, Q: Queue> Untraced<'a, Q> {
             fixed,
             state,
             run,
-            groups,
+            lists,
             tags,
             wakeups,
             queue,
@@ -551,7 +585,16 @@ impl<'a, Q: Queue> Narrow<'a> for Untraced<'a, Q> {
 
     #[inline(always)]
     fn group(&self, group: Group) -> &'a [VarId] {
-        group.of(self.groups)
+        group.of(self.lists.groups)
+    }
+
+    #[inline(always)]
+    fn offsets(&self, at: Group) -> &'a [i32] {
+        &self.lists.offsets[at.range()]
+    }
+
+    fn custom(&self, i: u32) -> &'a (dyn Propagator + Send + Sync) {
+        &*self.lists.customs[i as usize]
     }
 
     fn tags(&self) -> &Tags {
@@ -651,6 +694,14 @@ impl<'a> Narrow<'a> for Traced<'a, '_> {
         self.inner.group(group)
     }
 
+    fn offsets(&self, at: Group) -> &'a [i32] {
+        self.inner.offsets(at)
+    }
+
+    fn custom(&self, i: u32) -> &'a (dyn Propagator + Send + Sync) {
+        self.inner.custom(i)
+    }
+
     fn tags(&self) -> &Tags {
         self.inner.tags
     }
@@ -714,7 +765,7 @@ impl<'a, N: Narrow<'a>> DynNarrow for N {
 mod tests {
     use std::cell::Cell;
 
-    use super::{Narrow, Tags, Untraced, Wakeups, Words, fixed_bits, fixed_words};
+    use super::{Lists, Narrow, Tags, Untraced, Wakeups, Words, fixed_bits, fixed_words};
 
     static NO_TAGS: Tags = Tags::new(0);
     use crate::domain::Domain;
@@ -786,7 +837,7 @@ mod tests {
                 &mut doms,
                 &mut block_marks,
                 &mut [],
-                &[],
+                Lists::groups(&[]),
                 &NO_TAGS,
                 wakeups,
                 Words(cells),
@@ -855,7 +906,7 @@ mod tests {
             &mut doms,
             &mut fixed,
             &mut [],
-            &[],
+            Lists::groups(&[]),
             &NO_TAGS,
             wakeups,
             Words(cells),

@@ -29,7 +29,7 @@ use crate::propagators::BuiltIn;
 const SMALL_GROUP: usize = 6;
 
 /// Enforces that every value of `values` is taken by one of `vars`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct EachValueHeld {
     /// The variables' place among the engine's group variables, read
     /// through the context ([`Narrow::group`]).
@@ -189,7 +189,9 @@ mod tests {
     use crate::ids::VarId;
     use crate::propagator::{Conflict, Traced};
     use crate::propagators::BuiltIn;
-    use crate::propagators::testing::{Bench, group_in_order, random_domains, record_in, whole};
+    use crate::propagators::testing::{
+        Bench, group_in_order, lists, random_domains, record_in, whole,
+    };
 
     /// A fixer's result and the narrowings it made, in order.
     type Run = (Result<bool, Conflict>, Vec<(usize, u64, u64)>);
@@ -202,7 +204,9 @@ mod tests {
         single: u64,
         fix: impl FnOnce(&EachValueHeld, &mut Traced<'_, '_>, &[VarId], u64) -> Result<bool, Conflict>,
     ) -> Run {
-        record_in(vars, doms, &mut [], |ctx| fix(p, ctx, vars, single))
+        record_in(lists(vars, &[]), doms, &mut [], |ctx| {
+            fix(p, ctx, vars, single)
+        })
     }
 
     #[test]
@@ -260,11 +264,11 @@ mod tests {
             assert_eq!(in_order.first, Some(first as u32));
             let unknown = EachValueHeld {
                 first: None,
-                ..in_order.clone()
+                ..in_order
             };
             let (mut a, mut b) = (doms.clone(), doms);
-            let ra = record_in(&vars, &mut a, &mut [], |ctx| in_order.run(ctx));
-            let rb = record_in(&vars, &mut b, &mut [], |ctx| unknown.run(ctx));
+            let ra = record_in(lists(&vars, &[]), &mut a, &mut [], |ctx| in_order.run(ctx));
+            let rb = record_in(lists(&vars, &[]), &mut b, &mut [], |ctx| unknown.run(ctx));
             assert_eq!(ra, rb, "group {in_order:?}");
             assert_eq!(a, b);
         }

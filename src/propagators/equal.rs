@@ -8,7 +8,7 @@ use crate::propagator::{Event, Narrow, Priority, Propagation, Status, Subscripti
 use crate::propagators::BuiltIn;
 
 /// Enforces `x = y`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Equal {
     pub(crate) x: VarId,
     pub(crate) y: VarId,

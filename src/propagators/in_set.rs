@@ -12,7 +12,7 @@ use crate::propagator::{Narrow, Priority, Propagation, Status, Subscriptions};
 use crate::propagators::BuiltIn;
 
 /// Enforces `x ∈ set`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct InSet {
     pub(crate) x: VarId,
     pub(crate) set: Domain,

@@ -10,7 +10,7 @@ use crate::propagator::{Event, Narrow, Priority, Propagation, Status, Subscripti
 use crate::propagators::BuiltIn;
 
 /// Enforces `x < y + c` (`c = 0`: `x < y`; `c = 1`: `x <= y`), `x != y`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Less {
     pub(crate) x: VarId,
     pub(crate) y: VarId,

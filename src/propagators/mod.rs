@@ -1,6 +1,9 @@
 //! The built-in propagators, one file each, and the table that makes them
 //! the engine's: [`AnyPropagator`], a built-in stored by value and
-//! dispatched statically, or a user's propagator behind an `Arc`.
+//! dispatched statically, or a user's propagator by its index. Either is
+//! plain data: a propagator's lists (group variables, offsets) and the
+//! user's propagators stay in the engine, lent to every run
+//! ([`Lists`](crate::propagator::Lists)).
 //!
 //! # Adding a built-in propagator
 //!
@@ -86,15 +89,16 @@ pub(crate) type Runner =
 /// each, its `From`, and the dispatch of every method of [`BuiltIn`].
 macro_rules! built_ins {
     ($($kind:ident),* $(,)?) => {
-        /// A propagator as the engine stores it.
-        #[derive(Debug, Clone)]
+        /// A propagator as the engine stores it: plain data, its lists at
+        /// their places in the engine's ([`Lists`]).
+        #[derive(Debug, Clone, Copy)]
         pub(crate) enum AnyPropagator {
             $(
                 #[doc = concat!("A [`", stringify!($kind), "`] propagator.")]
                 $kind($kind),
             )*
-            /// A user's propagator.
-            Custom(Arc<dyn Propagator + Send + Sync>),
+            /// A user's propagator, by its index among the model's.
+            Custom(u32),
         }
 
         $(
@@ -122,15 +126,19 @@ macro_rules! built_ins {
 
             /// What the engine places the propagator by, in one match on
             /// the kind: its priority, its number of state words and its
-            /// runner (see [`Runner`]).
+            /// runner (see [`Runner`]); `customs` are the user's
+            /// propagators.
             #[inline(always)]
-            pub(crate) fn shape(&self) -> (Priority, usize, Runner) {
-                match self {
-                    $(AnyPropagator::$kind(p) => (p.priority(), p.state_words(), |any, ctx| match any {
+            pub(crate) fn shape(&self, customs: &[Arc<dyn Propagator + Send + Sync>]) -> (Priority, usize, Runner) {
+                match *self {
+                    $(AnyPropagator::$kind(ref p) => (p.priority(), p.state_words(), |any, ctx| match any {
                         AnyPropagator::$kind(p) => p.run(ctx),
                         _ => unreachable!("a runner runs its own kind"),
                     }),)*
-                    AnyPropagator::Custom(p) => (p.priority(), p.state_words(), |any, ctx| any.run(ctx)),
+                    AnyPropagator::Custom(i) => {
+                        let p = &customs[i as usize];
+                        (p.priority(), p.state_words(), |any, ctx| any.run(ctx))
+                    }
                 }
             }
 
@@ -141,16 +149,17 @@ macro_rules! built_ins {
             pub(crate) fn run<'a, N: Narrow<'a>>(&self, ctx: &mut N) -> Propagation {
                 match self {
                     $(AnyPropagator::$kind(p) => run_built_in(p, ctx),)*
-                    AnyPropagator::Custom(p) => p.propagate(&mut Ctx::new(ctx)),
+                    AnyPropagator::Custom(i) => ctx.custom(*i).propagate(&mut Ctx::new(ctx)),
                 }
             }
 
-            /// [`BuiltIn::subscribe`] or [`Propagator::subscribe`].
+            /// [`BuiltIn::subscribe`] or [`Propagator::subscribe`];
+            /// `customs` are the user's propagators.
             #[inline(always)]
-            pub(crate) fn subscribe(&self, subs: &mut Subscriptions) {
+            pub(crate) fn subscribe(&self, subs: &mut Subscriptions, customs: &[Arc<dyn Propagator + Send + Sync>]) {
                 match self {
                     $(AnyPropagator::$kind(p) => p.subscribe(subs),)*
-                    AnyPropagator::Custom(p) => p.subscribe(subs),
+                    AnyPropagator::Custom(i) => customs[*i as usize].subscribe(subs),
                 }
             }
         }

@@ -13,7 +13,7 @@ use crate::propagator::{Event, Narrow, Priority, Propagation, Status, Subscripti
 use crate::propagators::BuiltIn;
 
 /// Enforces `|x - y| != c` with `0 <= c <= 63` and `x != y`.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct NotDistance {
     pub(crate) x: VarId,
     pub(crate) y: VarId,

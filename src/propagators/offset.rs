@@ -9,7 +9,7 @@ use crate::propagators::BuiltIn;
 
 /// Enforces `x = y + c`; `c` may be negative (`|c| <= 63`, checked by the
 /// model), and `x != y` (the engine simplifies `x = x + c` at post time).
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct Offset {
     pub(crate) x: VarId,
     pub(crate) y: VarId,

@@ -10,7 +10,7 @@ static NO_TAGS: Tags = Tags::new(0);
 use super::AnyPropagator;
 use crate::ids::{Group, Tags};
 use crate::propagator::{
-    Ctx, Event, OneWord, Propagation, Propagator, PruneSink, Status, Subscriptions, Traced,
+    Ctx, Event, Lists, OneWord, Propagation, Propagator, PruneSink, Status, Subscriptions, Traced,
     Untraced, Wakeups, Words,
 };
 use crate::{ConstraintId, Domain, Engine, Model, VarId};
@@ -87,10 +87,10 @@ impl PruneSink for Prunings {
 }
 
 /// Runs `run` in a traced context on the domains `doms` and propagator
-/// state `state`, with no wake-ups and the group variables `groups`, and
+/// state `state`, with no wake-ups and the lists `lists`, and
 /// returns its result and the narrowings it made, in order.
 pub(crate) fn record_in<R>(
-    groups: &[VarId],
+    lists: Lists<'_>,
     doms: &mut [u64],
     state: &mut [u64],
     run: impl FnOnce(&mut Traced<'_, '_>) -> R,
@@ -113,7 +113,7 @@ pub(crate) fn record_in<R>(
         doms,
         &mut fixed,
         state,
-        groups,
+        lists,
         &NO_TAGS,
         wakeups,
         Words(queue),
@@ -146,12 +146,12 @@ pub(crate) fn run_with_events(
     wakes_open: u64,
     p: &AnyPropagator,
 ) -> Outcome<Propagation> {
-    run_with_events_in(&[], doms, state, traced, wakes_open, p)
+    run_with_events_in(Lists::groups(&[]), doms, state, traced, wakes_open, p)
 }
 
-/// [`run_with_events`] with the group variables `groups`.
+/// [`run_with_events`] with the lists `lists`.
 pub(crate) fn run_with_events_in(
-    groups: &[VarId],
+    lists: Lists<'_>,
     doms: &[u64],
     state: &mut [u64],
     traced: bool,
@@ -159,10 +159,10 @@ pub(crate) fn run_with_events_in(
     p: &AnyPropagator,
 ) -> Outcome<Propagation> {
     if traced {
-        run_traced_in(groups, doms, state, wakes_open, |ctx| p.run(ctx))
+        run_traced_in(lists, doms, state, wakes_open, |ctx| p.run(ctx))
     } else {
-        let (_, _, runner) = p.shape();
-        run_untraced_in(groups, doms, state, wakes_open, |ctx| runner(p, ctx))
+        let (_, _, runner) = p.shape(lists.customs);
+        run_untraced_in(lists, doms, state, wakes_open, |ctx| runner(p, ctx))
     }
 }
 
@@ -185,7 +185,7 @@ fn event_masks(n: usize, wakes_open: u64) -> (Vec<u64>, [u64; 2]) {
 /// Runs `run` in an untraced one-word context on `doms` and `state`, with
 /// the wake-ups of [`run_with_events`]; returns what it left.
 pub(crate) fn run_untraced_in<R>(
-    groups: &[VarId],
+    lists: Lists<'_>,
     doms: &[u64],
     state: &mut [u64],
     wakes_open: u64,
@@ -206,7 +206,7 @@ pub(crate) fn run_untraced_in<R>(
         let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
         let word = OneWord(&cells[0]);
         run(&mut Untraced::new(
-            &mut doms, &mut fixed, state, groups, &NO_TAGS, wakeups, word,
+            &mut doms, &mut fixed, state, lists, &NO_TAGS, wakeups, word,
         ))
     };
     (result, doms, fixed, queue[0])
@@ -214,7 +214,7 @@ pub(crate) fn run_untraced_in<R>(
 
 /// As [`run_untraced_in`], in a traced context.
 pub(crate) fn run_traced_in<R>(
-    groups: &[VarId],
+    lists: Lists<'_>,
     doms: &[u64],
     state: &mut [u64],
     wakes_open: u64,
@@ -238,7 +238,7 @@ pub(crate) fn run_traced_in<R>(
             &mut doms,
             &mut fixed,
             state,
-            groups,
+            lists,
             &NO_TAGS,
             wakeups,
             Words(cells),
@@ -269,11 +269,21 @@ pub(crate) fn random_domains(
         .collect()
 }
 
-/// The place of a group that is the whole of its list `vars` (a test's
-/// propagator, run with `vars` lent as the group variables).
-pub(crate) fn whole(vars: &[VarId]) -> Group {
+/// The place of a group that is the whole of its list (a test's
+/// propagator, run with that list lent as the group variables or the
+/// offsets).
+pub(crate) fn whole<T>(list: &[T]) -> Group {
     Group {
         start: 0,
-        len: vars.len() as u32,
+        len: list.len() as u32,
+    }
+}
+
+/// The lists of a context that lends a propagator the group variables
+/// `groups` and the offsets `offsets` (each at [`whole`]).
+pub(crate) fn lists<'a>(groups: &'a [VarId], offsets: &'a [i32]) -> Lists<'a> {
+    Lists {
+        offsets,
+        ..Lists::groups(groups)
     }
 }

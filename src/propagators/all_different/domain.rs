@@ -25,13 +25,15 @@ use crate::propagator::{
 use crate::propagators::BuiltIn;
 
 /// Domain-strength all-different (Hall sets, Régin's matching).
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct AllDifferentDomain {
     /// The variables' place among the engine's group variables, read
     /// through the context ([`Narrow::group`]).
     pub(crate) vars: Group,
-    /// One offset a variable, or none at all when every offset is zero.
-    pub(crate) offsets: Box<[i32]>,
+    /// The place of its offsets, one a variable, among the engine's
+    /// all-different offsets, read through the context
+    /// ([`Narrow::offsets`]); empty when every offset is zero.
+    pub(crate) offsets: Group,
     /// Some variable occurs twice, so the filtering may not be idempotent.
     pub(crate) repeats: bool,
     /// Some offset is not zero (`offsets` is not empty).
@@ -48,10 +50,11 @@ pub(crate) struct AllDifferentDomain {
 
 impl AllDifferentDomain {
     /// The propagator for `vars`, placed at `group` among the engine's
-    /// group variables, with `offsets` (empty when all are zero).
+    /// group variables, with its offsets at `offsets` among the engine's
+    /// (empty when all are zero).
     #[inline(always)]
-    pub(crate) fn new(vars: &[VarId], group: Group, offsets: Box<[i32]>) -> AllDifferentDomain {
-        let shifted = !offsets.is_empty();
+    pub(crate) fn new(vars: &[VarId], group: Group, offsets: Group) -> AllDifferentDomain {
+        let shifted = offsets.len() != 0;
         // Read as one block: eight variables or fewer, in order (so none
         // twice).
         let n = vars.len();
@@ -82,11 +85,6 @@ impl AllDifferentDomain {
     #[inline(always)]
     pub(crate) fn in_order(&self) -> bool {
         self.all != 0
-    }
-
-    #[inline(always)]
-    fn offset(&self, i: usize) -> i32 {
-        self.offsets[i]
     }
 
     /// Domain-consistent filtering with scratch arrays for up to `N`
@@ -137,8 +135,9 @@ impl AllDifferentDomain {
         } else if self.shifted {
             // Two loops, so the common unshifted one tests nothing per
             // position but the variable's index.
+            let offsets = ctx.offsets(self.offsets);
             for i in ones(all & !handled) {
-                let bits = shift(ctx.dom(vars[i]).bits(), self.offset(i));
+                let bits = shift(ctx.dom(vars[i]).bits(), offsets[i]);
                 dom[i & (N - 1)] = bits;
                 fixed |= u64::from(at_most_one(bits)) << i;
             }
@@ -244,9 +243,10 @@ impl AllDifferentDomain {
         dom: &[u64],
         narrowed: u64,
     ) -> Result<(), Conflict> {
+        let offsets = ctx.offsets(self.offsets);
         for i in ones(narrowed) {
             let keep = if self.shifted {
-                shift(dom[i], -self.offset(i))
+                shift(dom[i], -offsets[i])
             } else {
                 dom[i]
             };
@@ -401,19 +401,23 @@ mod tests {
     use super::AllDifferentDomain;
     use crate::Strength;
     use crate::check::SplitMix64;
-    use crate::ids::VarId;
+    use crate::ids::{Group, VarId};
     use crate::propagator::has_repeats;
     use crate::propagators::AnyPropagator;
     use crate::propagators::BuiltIn;
     use crate::propagators::testing::{
-        Bench, group_in_order, record_in, run_with_events_in, stored, whole,
+        Bench, group_in_order, lists, record_in, run_with_events_in, stored, whole,
     };
 
     /// A group of 3 to 12 positions (the tier of eight and the next), or
     /// with `wide` one time in three up to 50 (the tiers of 32 and 64), over
     /// fewer variables, `0..m` (so some repeat), with offsets of either
-    /// sign or none; and `m`, and the group's variables, lent to its runs.
-    fn random_group(rng: &mut SplitMix64, wide: bool) -> (AllDifferentDomain, usize, Vec<VarId>) {
+    /// sign or none; and `m`, and the group's variables and offsets, lent
+    /// to its runs.
+    fn random_group(
+        rng: &mut SplitMix64,
+        wide: bool,
+    ) -> (AllDifferentDomain, usize, Vec<VarId>, Vec<i32>) {
         let n = if wide && rng.below(3) == 0 {
             13 + rng.below(38)
         } else {
@@ -421,21 +425,24 @@ mod tests {
         };
         let m = 3 + rng.below(n);
         let vars: Vec<VarId> = (0..n).map(|_| VarId::new(0, rng.below(m) as u32)).collect();
-        let offsets: Box<[i32]> = if rng.below(2) == 0 {
-            Box::default()
+        let mut offsets: Vec<i32> = if rng.below(2) == 0 {
+            Vec::new()
         } else {
             (0..n).map(|_| rng.below(7) as i32 - 3).collect()
         };
         let shifted = offsets.iter().any(|&c| c != 0);
+        if !shifted {
+            offsets.clear();
+        }
         let p = AllDifferentDomain {
             repeats: has_repeats(&vars),
-            offsets: if shifted { offsets } else { Box::default() },
+            offsets: whole(&offsets),
             vars: whole(&vars),
             shifted,
             first: 0,
             all: 0,
         };
-        (p, m, vars)
+        (p, m, vars, offsets)
     }
 
     /// `m` domains of three values or more among `8..n + 10` (so at most
@@ -479,7 +486,7 @@ mod tests {
         let mut rng = SplitMix64::new(7);
         let (mut handled, mut kept_matching, mut conflicts) = (0, 0, 0);
         for _ in 0..3_000 {
-            let (p, m, vars) = random_group(&mut rng, true);
+            let (p, m, vars, offsets) = random_group(&mut rng, true);
             let n = p.vars.len();
             let mut doms = three_values_each(&mut rng, m, n);
             let words = p.state_words();
@@ -488,9 +495,16 @@ mod tests {
                 let x = rng.below(m);
                 narrow_a_step(&mut rng, &mut doms[x]);
                 let mut from_scratch = doms.clone();
-                let kept = record_in(&vars, &mut doms, &mut state, |ctx| p.run(ctx));
+                let kept = record_in(lists(&vars, &offsets), &mut doms, &mut state, |ctx| {
+                    p.run(ctx)
+                });
                 let mut zeros = vec![0u64; words];
-                let fresh = record_in(&vars, &mut from_scratch, &mut zeros, |ctx| p.run(ctx));
+                let fresh = record_in(
+                    lists(&vars, &offsets),
+                    &mut from_scratch,
+                    &mut zeros,
+                    |ctx| p.run(ctx),
+                );
                 assert_eq!(kept, fresh, "group {p:?}");
                 if kept.0.is_err() {
                     conflicts += 1;
@@ -523,23 +537,23 @@ mod tests {
             let first = rng.below(4);
             let m = first + n + rng.below(3);
             let vars = group_in_order(first, n);
-            let p = AllDifferentDomain::new(&vars, whole(&vars), Box::default());
+            let p = AllDifferentDomain::new(&vars, whole(&vars), Group::default());
             assert!(p.in_order(), "at most eight variables, in order, unshifted");
             // The same group, read domain by domain.
-            let by_domain = AllDifferentDomain {
-                all: 0,
-                ..p.clone()
-            };
+            let by_domain = AllDifferentDomain { all: 0, ..p };
             let mut doms = three_values_each(&mut rng, m, n);
             let mut state = [0u64];
             for _ in 0..2 * n {
                 let x = first + rng.below(n);
                 narrow_a_step(&mut rng, &mut doms[x]);
                 let (mut from_scratch, mut by_position) = (doms.clone(), doms.clone());
-                let kept = record_in(&vars, &mut doms, &mut state, |ctx| p.run(ctx));
-                let fresh = record_in(&vars, &mut from_scratch, &mut [0], |ctx| p.run(ctx));
-                let general =
-                    record_in(&vars, &mut by_position, &mut [0], |ctx| by_domain.run(ctx));
+                let kept = record_in(lists(&vars, &[]), &mut doms, &mut state, |ctx| p.run(ctx));
+                let fresh = record_in(lists(&vars, &[]), &mut from_scratch, &mut [0], |ctx| {
+                    p.run(ctx)
+                });
+                let general = record_in(lists(&vars, &[]), &mut by_position, &mut [0], |ctx| {
+                    by_domain.run(ctx)
+                });
                 assert_eq!(kept, general, "group {p:?}");
                 assert_eq!(fresh, general, "group {p:?}");
                 if kept.0.is_err() {
@@ -567,7 +581,7 @@ mod tests {
         let mut rng = SplitMix64::new(29);
         let (mut narrowed, mut conflicts) = (0, 0);
         for _ in 0..5_000 {
-            let (p, m, vars) = random_group(&mut rng, false);
+            let (p, m, vars, offsets) = random_group(&mut rng, false);
             let n = p.vars.len();
             let doms: Vec<u64> = (0..m)
                 .map(|_| match rng.below(4) {
@@ -578,16 +592,17 @@ mod tests {
             let weak = rng.next_u64();
             let words = p.state_words();
             let (mut untraced_state, mut traced_state) = (vec![0u64; words], vec![0u64; words]);
-            let untraced =
-                run_with_events_in(&vars, &doms, &mut untraced_state, false, weak, &stored(&p));
-            let traced =
-                run_with_events_in(&vars, &doms, &mut traced_state, true, weak, &stored(&p));
+            let run_with = |state: &mut [u64], traced: bool, any: &AnyPropagator| {
+                run_with_events_in(lists(&vars, &offsets), &doms, state, traced, weak, any)
+            };
+            let untraced = run_with(&mut untraced_state, false, &stored(&p));
+            let traced = run_with(&mut traced_state, true, &stored(&p));
             assert_eq!(untraced, traced, "group {p:?} on {doms:?}");
             assert_eq!(untraced_state, traced_state, "group {p:?} on {doms:?}");
             // The engine's runner, which runs untraced with a one-word queue.
             let mut runner_state = vec![0u64; words];
-            let any = AnyPropagator::AllDifferentDomain(p.clone());
-            let run = run_with_events_in(&vars, &doms, &mut runner_state, false, weak, &any);
+            let any = AnyPropagator::AllDifferentDomain(p);
+            let run = run_with(&mut runner_state, false, &any);
             assert_eq!(run, traced, "group {p:?} on {doms:?}");
             assert_eq!(runner_state, traced_state, "group {p:?} on {doms:?}");
             narrowed += usize::from(untraced.0.is_ok() && untraced.1 != doms);
@@ -617,7 +632,7 @@ mod tests {
             let m = first + n + rng.below(4);
             short += usize::from(m - first < 8);
             let vars = group_in_order(first, n);
-            let p = AllDifferentDomain::new(&vars, whole(&vars), Box::default());
+            let p = AllDifferentDomain::new(&vars, whole(&vars), Group::default());
             assert!(p.in_order(), "at most eight variables, in order, unshifted");
             let mut doms: Vec<u64> = (0..m)
                 .map(|_| match rng.below(3) {
@@ -627,17 +642,18 @@ mod tests {
                 .collect();
             let weak = rng.next_u64();
             let mut state = [0u64];
-            let any = AnyPropagator::AllDifferentDomain(p.clone());
+            let any = AnyPropagator::AllDifferentDomain(p);
+            let run_with = |doms: &[u64], state: &mut [u64], traced: bool, any: &AnyPropagator| {
+                run_with_events_in(lists(&vars, &[]), doms, state, traced, weak, any)
+            };
             for _ in 0..2 {
                 let (mut untraced_state, mut traced_state) = (state, state);
-                let untraced =
-                    run_with_events_in(&vars, &doms, &mut untraced_state, false, weak, &stored(&p));
-                let traced =
-                    run_with_events_in(&vars, &doms, &mut traced_state, true, weak, &stored(&p));
+                let untraced = run_with(&doms, &mut untraced_state, false, &stored(&p));
+                let traced = run_with(&doms, &mut traced_state, true, &stored(&p));
                 assert_eq!(untraced, traced, "group {p:?} on {doms:?}");
                 // The engine's runner, which goes to the block untested.
                 let mut runner_state = state;
-                let run = run_with_events_in(&vars, &doms, &mut runner_state, false, weak, &any);
+                let run = run_with(&doms, &mut runner_state, false, &any);
                 assert_eq!(run, traced, "group {p:?} on {doms:?}");
                 // After a conflict the state is thrown away with the
                 // domains (the block run writes it last, the other

@@ -50,13 +50,15 @@ use crate::propagator::{
 use crate::propagators::BuiltIn;
 
 /// Value-strength all-different.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct AllDifferentValue {
     /// The variables' place among the engine's group variables, read
     /// through the context ([`Narrow::group`]).
     pub(crate) vars: Group,
-    /// One offset a variable, or none at all when every offset is zero.
-    pub(crate) offsets: Box<[i32]>,
+    /// The place of its offsets, one a variable, among the engine's
+    /// all-different offsets, read through the context
+    /// ([`Narrow::offsets`]); empty when every offset is zero.
+    pub(crate) offsets: Group,
     /// How the untraced runs go.
     strategy: Strategy,
 }
@@ -92,10 +94,11 @@ static NO_OFFSETS: [i32; 64] = [0; 64];
 
 impl AllDifferentValue {
     /// The propagator for `vars` (not empty), placed at `group` among the
-    /// engine's group variables, with `offsets` (empty when all are zero).
-    /// (Inlined, as a build of a small puzzle pays for it.)
+    /// engine's group variables, with its offsets at `offsets` among the
+    /// engine's (empty when all are zero). (Inlined, as a build of a small
+    /// puzzle pays for it.)
     #[inline(always)]
-    pub(crate) fn new(vars: &[VarId], group: Group, offsets: Box<[i32]>) -> AllDifferentValue {
+    pub(crate) fn new(vars: &[VarId], group: Group, offsets: Group) -> AllDifferentValue {
         let n = vars.len();
         // In one plain loop: whether the variables are in order, the lowest
         // and the highest, and their bits modulo 64, which rotated by the
@@ -115,7 +118,7 @@ impl AllDifferentValue {
             (true, _) if n > SMALL_GROUP => Strategy::InPlace {
                 first: first as u32,
             },
-            (_, true) if n <= SMALL_GROUP && offsets.is_empty() => Strategy::Window {
+            (_, true) if n <= SMALL_GROUP && offsets.len() == 0 => Strategy::Window {
                 base: lowest as u32,
                 group: bits.rotate_right(lowest as u32 % 64),
             },
@@ -128,12 +131,14 @@ impl AllDifferentValue {
         }
     }
 
-    /// The offset of every position (zeros when the list is empty).
+    /// The offset of every position, through `ctx` (zeros when it has
+    /// none).
     #[inline(always)]
-    fn offsets(&self) -> &[i32] {
-        match *self.offsets {
-            [] => &NO_OFFSETS[..self.vars.len()],
-            ref offsets => offsets,
+    fn offsets<'a>(&self, ctx: &impl Narrow<'a>) -> &'a [i32] {
+        if self.offsets.len() == 0 {
+            &NO_OFFSETS[..self.vars.len()]
+        } else {
+            ctx.offsets(self.offsets)
         }
     }
 
@@ -143,7 +148,7 @@ impl AllDifferentValue {
     fn general<'a>(&self, ctx: &mut impl Narrow<'a>) -> Propagation {
         let vars = ctx.group(self.vars);
         // One length for both: one bounds check where there would be two.
-        let offsets = &self.offsets()[..vars.len()];
+        let offsets = &self.offsets(ctx)[..vars.len()];
         let all = u64::MAX >> (64 - vars.len());
         // The state word's bit for each position (see `Strategy::Window`).
         let window = match self.strategy {
@@ -294,7 +299,7 @@ impl AllDifferentValue {
     #[inline(never)]
     fn in_place<'a>(&self, ctx: &mut impl Narrow<'a>, first: u32) -> Propagation {
         let first = first as usize;
-        let offsets = self.offsets();
+        let offsets = self.offsets(ctx);
         let all = u64::MAX >> (64 - offsets.len());
         let open = !*ctx.first_state_word() & all;
         let block = ctx.block(first, offsets.len());
@@ -456,12 +461,12 @@ mod tests {
     use crate::Strength;
     use crate::check::SplitMix64;
     use crate::domain::{Domain, ones};
-    use crate::ids::{ConstraintId, Tags, VarId};
+    use crate::ids::{ConstraintId, Group, Tags, VarId};
     use crate::propagator::{
-        Conflict, OneWord, Propagation, PruneSink, Traced, Untraced, Wakeups, Words, fixed_bits,
-        fixed_words,
+        Conflict, Lists, OneWord, Propagation, PruneSink, Traced, Untraced, Wakeups, Words,
+        fixed_bits, fixed_words,
     };
-    use crate::propagators::testing::{Bench, record_in, whole};
+    use crate::propagators::testing::{Bench, lists, record_in, whole};
     use crate::propagators::{AnyPropagator, BuiltIn};
 
     /// The tags of the test models, whose variables carry tag 0.
@@ -555,7 +560,7 @@ mod tests {
         fn run(
             &self,
             p: &AllDifferentValue,
-            vars: &[VarId],
+            lists: Lists<'_>,
             state: u64,
             how: How,
         ) -> (Left, u64, Vec<(usize, u64, u64)>) {
@@ -570,7 +575,7 @@ mod tests {
             fixed_bits(&doms, &mut fixed);
             let (mut queue, mut words) = (vec![0u64; self.words], [state]);
             let mut seen = Seen::default();
-            let any = AnyPropagator::AllDifferentValue(p.clone());
+            let any = AnyPropagator::AllDifferentValue(*p);
             let result = {
                 let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
                 let (doms, fixed, words) = (&mut doms, &mut fixed, &mut words[..]);
@@ -580,7 +585,7 @@ mod tests {
                             doms,
                             fixed,
                             words,
-                            vars,
+                            lists,
                             &NO_TAGS,
                             wakeups,
                             Words(cells),
@@ -592,14 +597,14 @@ mod tests {
                             doms,
                             fixed,
                             words,
-                            vars,
+                            lists,
                             &NO_TAGS,
                             wakeups,
                             OneWord(word),
                         );
                         match how {
                             How::General => p.general(ctx),
-                            How::Runner => (any.shape().2)(&any, ctx),
+                            How::Runner => (any.shape(&[]).2)(&any, ctx),
                             _ => p.run(ctx),
                         }
                     }
@@ -608,7 +613,7 @@ mod tests {
                             doms,
                             fixed,
                             words,
-                            vars,
+                            lists,
                             &NO_TAGS,
                             wakeups,
                             Words(cells),
@@ -625,7 +630,7 @@ mod tests {
                 doms,
                 fixed,
                 queue,
-                handled: positions_handled(p, vars, words[0]),
+                handled: positions_handled(p, lists.groups, words[0]),
             };
             (left, words[0], seen.0)
         }
@@ -808,7 +813,7 @@ mod tests {
         let (mut narrowings, mut conflicts, mut rounds) = (0, 0, 0);
         for _ in 0..3_000 {
             let (vars, offsets, mut doms) = random_case(&mut rng);
-            let p = AllDifferentValue::new(&vars, whole(&vars), offsets.clone());
+            let p = AllDifferentValue::new(&vars, whole(&vars), whole(&offsets));
             let mut state = [0u64];
             for _ in 0..vars.len() + 3 {
                 search_step(&mut rng, &vars, &mut doms);
@@ -816,7 +821,10 @@ mod tests {
                 let handled = positions_handled(&p, &vars, state[0]);
                 let mut expected = doms.clone();
                 let (trace, end, later) = as_documented(&vars, &offsets, &mut expected, handled);
-                let (result, seen) = record_in(&vars, &mut doms, &mut state, |ctx| p.run(ctx));
+                let (result, seen) =
+                    record_in(lists(&vars, &offsets), &mut doms, &mut state, |ctx| {
+                        p.run(ctx)
+                    });
                 assert_eq!(seen, trace, "{what}");
                 assert_eq!(result.is_ok(), end.is_some(), "{what}");
                 narrowings += usize::from(!seen.is_empty());
@@ -855,15 +863,12 @@ mod tests {
         for _ in 0..3_000 {
             let (vars, offsets, doms) = random_case(&mut rng);
             let n = vars.len();
-            let p = AllDifferentValue::new(&vars, whole(&vars), offsets.clone());
-            let mut forms = vec![p.clone()];
+            let p = AllDifferentValue::new(&vars, whole(&vars), whole(&offsets));
+            let mut forms = vec![p];
             if let Some(first) = crate::propagator::in_order_from(&vars) {
                 let first = first as u32;
                 let strategy = Strategy::InPlace { first };
-                forms.push(AllDifferentValue {
-                    strategy,
-                    ..p.clone()
-                });
+                forms.push(AllDifferentValue { strategy, ..p });
             }
             let base = vars.iter().map(|x| x.index()).min().unwrap_or(0);
             let group = vars.iter().fold(0u64, |g, x| match x.index() - base {
@@ -875,10 +880,7 @@ mod tests {
                     base: base as u32,
                     group,
                 };
-                forms.push(AllDifferentValue {
-                    strategy,
-                    ..p.clone()
-                });
+                forms.push(AllDifferentValue { strategy, ..p });
             }
             forms.dedup_by_key(|q| q.strategy);
             largest += usize::from(n == 64);
@@ -892,14 +894,16 @@ mod tests {
                 several += usize::from(search_step(&mut rng, &vars, &mut world.doms));
                 let mut first: Option<(Left, Vec<_>)> = None;
                 for (q, state) in forms.iter().zip(&mut states) {
-                    let (expected, after, trace) = world.run(q, &vars, *state, How::Traced);
+                    let (expected, after, trace) =
+                        world.run(q, lists(&vars, &offsets), *state, How::Traced);
                     let what = format!("{q:?} on {:?} from {state:#x}", world.doms);
                     let mut hows = vec![How::General, How::Own];
                     if words == 1 {
                         hows.push(How::Runner);
                     }
                     for how in hows {
-                        let (left, own_after, _) = world.run(q, &vars, *state, how);
+                        let (left, own_after, _) =
+                            world.run(q, lists(&vars, &offsets), *state, how);
                         assert_eq!(left, expected, "{how:?}: {what}");
                         assert_eq!(own_after, after, "{how:?}, state word: {what}");
                     }
@@ -956,21 +960,21 @@ mod tests {
         // the run fails with x3 fixed to 3; in the variables' order x0
         // would fail first and leave x3 as it was.
         let vars: Vec<VarId> = [3, 0, 1, 2].into_iter().map(|x| VarId::new(0, x)).collect();
-        let p = AllDifferentValue::new(&vars, whole(&vars), Box::default());
+        let p = AllDifferentValue::new(&vars, whole(&vars), Group::default());
         assert!(matches!(p.strategy, Strategy::Window { .. }));
         let mut rng = SplitMix64::new(3);
         let world = World::new(&mut rng, vec![0b110, 0b10, 0b100, 0b1100], 1);
-        let (expected, _, trace) = world.run(&p, &vars, 0, How::Traced);
+        let (expected, _, trace) = world.run(&p, lists(&vars, &[]), 0, How::Traced);
         assert_eq!(expected.result, Err(Conflict));
         assert_eq!(trace, [(3, 0b1100, 0b1000)]);
-        assert_eq!(world.run(&p, &vars, 0, How::Runner).0, expected);
+        assert_eq!(world.run(&p, lists(&vars, &[]), 0, How::Runner).0, expected);
     }
 
     #[test]
     fn groups_take_the_strategy_their_shape_and_size_call_for() {
         let strategy = |vars: &[u32], offsets: &[i32]| {
             let vars: Vec<VarId> = vars.iter().map(|&x| VarId::new(0, x)).collect();
-            AllDifferentValue::new(&vars, whole(&vars), offsets.into()).strategy
+            AllDifferentValue::new(&vars, whole(&vars), whole(offsets)).strategy
         };
         let in_order: Vec<u32> = (3..13).collect();
         assert_eq!(strategy(&in_order, &[]), Strategy::InPlace { first: 3 });
