@@ -304,14 +304,8 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
             }
         }
     };
-    let clues: Vec<SentenceSyn<'_>> = clues
-        .into_iter()
-        .filter(|c| clean(c, &mut errors))
-        .collect();
-    let questions: Vec<SentenceSyn<'_>> = questions
-        .into_iter()
-        .filter(|q| clean(q, &mut errors))
-        .collect();
+    clues.retain(|c| clean(c, &mut errors));
+    questions.retain(|q| clean(q, &mut errors));
     let mut puzzle_clues = Vec::with_capacity(clues.len());
     let mut clue_spots = Vec::with_capacity(clues.len());
     for (i, c) in clues.iter().enumerate() {
@@ -326,7 +320,14 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
             break;
         }
         match clue::read(&mut vocab, c.text, c.start) {
-            Ok(Reading::Relations(relations)) => {
+            Ok(Reading::One(relation)) => {
+                puzzle_clues.push(Clue {
+                    label: Some(c.text.to_owned()),
+                    relation,
+                });
+                clue_spots.push(errors.spot(span));
+            }
+            Ok(Reading::Several(relations)) => {
                 for relation in relations {
                     puzzle_clues.push(Clue {
                         label: Some(c.text.to_owned()),
@@ -574,13 +575,16 @@ fn read_groups(
             );
             return None;
         }
-        let base = group_name(list.description, g, lexicon, tokens);
+        let mut name = group_name(list.description, g, lexicon, tokens);
         descriptions.push(tokens.clone());
-        let mut name = base.clone();
-        let mut k = 2;
-        while groups.iter().any(|x| x.name == name) {
+        if groups.iter().any(|x| x.name == name) {
+            let base = std::mem::take(&mut name);
+            let mut k = 2;
             name = format!("{base}{k}");
-            k += 1;
+            while groups.iter().any(|x| x.name == name) {
+                k += 1;
+                name = format!("{base}{k}");
+            }
         }
         if let Some(h) = houses {
             if list.values.len() > usize::from(h) {
@@ -756,7 +760,13 @@ pub(crate) fn group_name(
     }
     // At most 56 characters, so that a number added to tell two groups
     // apart keeps it within the name limit; in NFC, as names are compared.
-    let name: String = text::nfc(&name).chars().take(MAX_NAME_CHARS - 8).collect();
+    let short_ascii = name.is_ascii() && name.len() <= MAX_NAME_CHARS - 8;
+    let name = if short_ascii {
+        // In NFC and within the limit already.
+        name
+    } else {
+        text::nfc(&name).chars().take(MAX_NAME_CHARS - 8).collect()
+    };
     if name.is_empty() {
         format!("Group{}", g + 1)
     } else {
