@@ -28,8 +28,6 @@ use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
 
-use hashbrown::HashTable;
-
 /// A string's id in a [`Lexicon`]: the index of its entry. Two ids of one
 /// lexicon are equal exactly when their strings are.
 pub(crate) type WordId = u32;
@@ -168,7 +166,7 @@ struct Entry {
     start: u32,
     end: u32,
     /// [`hash`] of the string: compared before the bytes, and kept for the
-    /// table's growth.
+    /// slots' growth.
     hash: u64,
     // The fields below hold for a string seen as a word (`key` is not
     // `NO_KEY`); a key alone has the defaults.
@@ -191,8 +189,13 @@ const NO_KEY: WordId = WordId::MAX;
 /// Interned strings and what is known of each, found by their [`hash`].
 #[derive(Debug)]
 struct Strings {
-    /// The entries' indices, by the [`hash`] of their string.
-    table: HashTable<WordId>,
+    /// The entries by the [`hash`] of their string, in open addressing with
+    /// linear probing: a slot holds an entry's index + 1, or 0 when empty.
+    /// Invariant: a power of two long and at most half full, so that a
+    /// probe soon meets the entry or an empty slot (a word missing from the
+    /// fixed table, as most of a puzzle's own words are, costs about one
+    /// slot).
+    slots: Vec<u32>,
     entries: Vec<Entry>,
     /// Every string, one after the other.
     text: String,
@@ -202,10 +205,25 @@ impl Strings {
     /// No strings, with room for `n`.
     fn with_capacity(n: usize) -> Strings {
         Strings {
-            table: HashTable::with_capacity(n),
+            slots: vec![0; (2 * n).next_power_of_two().max(16)],
             entries: Vec::with_capacity(n),
             text: String::with_capacity(8 * n),
         }
+    }
+
+    /// The first slot to probe for `hash`.
+    fn home(&self, hash: u64) -> usize {
+        hash as usize & (self.slots.len() - 1)
+    }
+
+    /// Files entry `i` (of hash `hash`) in the first empty slot of its probe.
+    fn place(&mut self, hash: u64, i: WordId) {
+        let mask = self.slots.len() - 1;
+        let mut s = self.home(hash);
+        while self.slots[s] != 0 {
+            s = (s + 1) & mask;
+        }
+        self.slots[s] = i + 1;
     }
 
     /// The string of entry `i`.
@@ -215,11 +233,16 @@ impl Strings {
 
     /// The index of the entry of hash `hash` whose string `matches`.
     fn find(&self, hash: u64, matches: impl Fn(&[u8]) -> bool) -> Option<WordId> {
-        let found = self.table.find(hash, |&i| {
+        let mask = self.slots.len() - 1;
+        let mut s = self.home(hash);
+        loop {
+            let i = self.slots[s].checked_sub(1)?;
             let e = &self.entries[i as usize];
-            e.hash == hash && matches(self.bytes(e))
-        });
-        found.copied()
+            if e.hash == hash && matches(self.bytes(e)) {
+                return Some(i);
+            }
+            s = (s + 1) & mask;
+        }
     }
 
     /// Adds `s`, of hash `hash`, not interned yet; returns its index.
@@ -238,9 +261,15 @@ impl Strings {
             ordinal: None,
             digits: None,
         });
-        let entries = &self.entries;
-        self.table
-            .insert_unique(hash, i, |&j| entries[j as usize].hash);
+        if 2 * self.entries.len() > self.slots.len() {
+            // Twice the slots, every entry filed again.
+            self.slots = vec![0; 2 * self.slots.len()];
+            for j in 0..self.entries.len() {
+                self.place(self.entries[j].hash, j as WordId);
+            }
+        } else {
+            self.place(hash, i);
+        }
         i
     }
 }
