@@ -600,9 +600,20 @@ fn read_groups(
         let mut values: Vec<String> = Vec::with_capacity(list.values.len());
         for &(value, ref span) in &list.values {
             let value = text::nfc(value.trim()).into_owned();
-            let chars = value.chars().count();
+            // Most values are ASCII: a character a byte, no invisible one
+            // (every character `text::invisible` names is outside ASCII).
+            let ascii = value.is_ascii();
+            let chars = if ascii {
+                value.len()
+            } else {
+                value.chars().count()
+            };
             // A value has a word exactly when it has a letter or a digit.
-            let has_word = value.chars().any(char::is_alphanumeric);
+            let has_word = if ascii {
+                value.bytes().any(|b| b.is_ascii_alphanumeric())
+            } else {
+                value.chars().any(char::is_alphanumeric)
+            };
             if value.is_empty() || chars > MAX_NAME_CHARS || !has_word {
                 errors.add(
                     ErrorKind::BadName,
@@ -613,10 +624,14 @@ fn read_groups(
                 ok = false;
                 continue;
             }
-            if let Some(c) = value
-                .chars()
-                .find(|&c| text::invisible(c).is_some() || c.is_control())
-            {
+            let bad = if ascii {
+                value.bytes().find(u8::is_ascii_control).map(char::from)
+            } else {
+                value
+                    .chars()
+                    .find(|&c| text::invisible(c).is_some() || c.is_control())
+            };
+            if let Some(c) = bad {
                 errors.add(
                     ErrorKind::InvisibleCharacter,
                     span.clone(),
@@ -675,9 +690,10 @@ pub(crate) fn group_name(
     lexicon: &mut Lexicon,
     tokens: &mut Vec<Token>,
 ) -> String {
+    let description = description.trim();
     let zebralogic = ZEBRALOGIC_COLUMNS
         .iter()
-        .find(|(words, _)| words.eq_ignore_ascii_case(description.trim()));
+        .find(|(words, _)| words.eq_ignore_ascii_case(description));
     if let Some(&(_, column)) = zebralogic {
         return column.to_owned();
     }

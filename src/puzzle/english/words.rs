@@ -562,10 +562,15 @@ impl Lexicon {
                     break;
                 }
             }
-            let word = &text[start..i];
             if seen & (DIGIT | OTHER) == 0 {
-                self.push_plain(word, hash_finish(h), base + start, out);
-            } else if seen & DIGIT == 0 {
+                self.push_plain(&bytes[start..i], hash_finish(h), base + start, out);
+                if !more(self, out) {
+                    return;
+                }
+                continue;
+            }
+            let word = &text[start..i];
+            if seen & DIGIT == 0 {
                 self.push_word(word, base + start, false, out);
             } else {
                 // A letter followed by a digit starts a new token (`F150`
@@ -591,8 +596,8 @@ impl Lexicon {
 
     /// Pushes the token of `raw`, ASCII letters and digits whose lower case
     /// has hash `hash`.
-    fn push_plain(&mut self, raw: &str, hash: u64, at: usize, out: &mut Vec<Token>) {
-        let r = raw.as_bytes();
+    fn push_plain(&mut self, raw: &[u8], hash: u64, at: usize, out: &mut Vec<Token>) {
+        let r = raw;
         // The stored string is in lower case: a letter's case bit set is
         // its lower case, and a digit has that bit set already.
         let found = self.probe(hash, |t| {
@@ -608,8 +613,7 @@ impl Lexicon {
             _ => {
                 let mut lower = std::mem::take(&mut self.lower);
                 lower.clear();
-                lower.push_str(raw);
-                lower.make_ascii_lowercase();
+                lower.extend(raw.iter().map(|&b| char::from(b.to_ascii_lowercase())));
                 let id = match found {
                     Some(id) => id,
                     None => self.fixed.entries.len() as WordId + self.own.insert(&lower, hash),
@@ -633,7 +637,7 @@ impl Lexicon {
     fn push_word(&mut self, raw: &str, at: usize, plain: bool, out: &mut Vec<Token>) {
         if plain {
             let h = raw.bytes().fold(0, |h, b| hash_step(h, b | 0x20));
-            self.push_plain(raw, hash_finish(h), at, out);
+            self.push_plain(raw.as_bytes(), hash_finish(h), at, out);
             return;
         }
         let lower = if raw.is_ascii() {
