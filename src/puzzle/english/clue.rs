@@ -321,16 +321,27 @@ impl<'g> Vocabulary<'g> {
         out.clear();
         let mut i = 0;
         while i < tokens.len() {
+            // Most words start no value: one look at the root's children.
+            let Some(mut node) = self.trie.child(0, tokens[i].key) else {
+                i += 1;
+                continue;
+            };
             // The longest value starting at word `i`.
             let mut best: Option<(usize, u32)> = None;
-            let mut node = 0;
-            for (len, t) in tokens[i..].iter().enumerate() {
-                match self.trie.child(node, t.key) {
-                    Some(child) => node = child,
-                    None => break,
-                }
+            let mut len = 1;
+            loop {
                 if !self.trie.values_at(node).is_empty() {
-                    best = Some((len + 1, node));
+                    best = Some((len, node));
+                }
+                match tokens
+                    .get(i + len)
+                    .and_then(|t| self.trie.child(node, t.key))
+                {
+                    Some(child) => {
+                        node = child;
+                        len += 1;
+                    }
+                    None => break,
                 }
             }
             match best {
