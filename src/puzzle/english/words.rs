@@ -105,49 +105,40 @@ pub(crate) enum Kw {
     HouseNoun,
 }
 
+/// The phrasing words and the [`Kw`] each is: one table, read once, when
+/// the fixed vocabulary is built (every word here is in
+/// [`PHRASING_VOCABULARY`]; a test checks).
+#[rustfmt::skip]
+const KEYWORDS: &[(&str, Kw)] = &[
+    ("not", Kw::Not), ("never", Kw::Not), ("neither", Kw::Not), ("nor", Kw::Not),
+    ("next", Kw::Next), ("to", Kw::To), ("door", Kw::Door), ("by", Kw::By),
+    ("beside", Kw::Beside), ("adjacent", Kw::Adjacent), ("neighbor", Kw::Adjacent),
+    ("neighbors", Kw::Adjacent), ("neighbour", Kw::Adjacent), ("neighbours", Kw::Adjacent),
+    ("neighboring", Kw::Adjacent), ("neighbouring", Kw::Adjacent), ("left", Kw::Left),
+    ("before", Kw::Before), ("lower", Kw::Leftward), ("below", Kw::Leftward),
+    ("earlier", Kw::Leftward), ("precedes", Kw::Leftward), ("preceding", Kw::Leftward),
+    ("right", Kw::Right), ("after", Kw::After), ("higher", Kw::Rightward),
+    ("above", Kw::Rightward), ("later", Kw::Rightward), ("follows", Kw::Rightward),
+    ("following", Kw::Rightward), ("directly", Kw::Directly), ("immediately", Kw::Directly),
+    ("just", Kw::Directly), ("between", Kw::Between), ("same", Kw::Same),
+    ("different", Kw::Different), ("differ", Kw::Different), ("order", Kw::Order),
+    ("respectively", Kw::Order), ("middle", Kw::Middle), ("centre", Kw::Middle),
+    ("center", Kw::Middle), ("last", Kw::Last), ("top", Kw::Last), ("rightmost", Kw::Last),
+    ("final", Kw::Last), ("bottom", Kw::Bottom), ("leftmost", Kw::Bottom), ("far", Kw::Far),
+    ("end", Kw::End), ("ends", Kw::End), ("number", Kw::Number), ("one", Kw::One),
+    ("of", Kw::Of), ("where", Kw::Where), ("who", Kw::Who), ("which", Kw::Which),
+    ("what", Kw::What), ("whose", Kw::Whose), ("house", Kw::House), ("houses", Kw::Houses),
+    ("floors", Kw::Floors), ("position", Kw::Position), ("floor", Kw::HouseNoun),
+    ("positions", Kw::HouseNoun), ("home", Kw::HouseNoun), ("spot", Kw::HouseNoun),
+];
+
 impl Kw {
-    /// The phrasing word `norm` (in lower case) is.
+    /// The phrasing word `norm` (in lower case) is ([`KEYWORDS`]).
     fn of(norm: &str) -> Kw {
-        match norm {
-            "not" | "never" | "neither" | "nor" => Kw::Not,
-            "next" => Kw::Next,
-            "to" => Kw::To,
-            "door" => Kw::Door,
-            "by" => Kw::By,
-            "beside" => Kw::Beside,
-            "adjacent" | "neighbor" | "neighbors" | "neighbour" | "neighbours" | "neighboring"
-            | "neighbouring" => Kw::Adjacent,
-            "left" => Kw::Left,
-            "before" => Kw::Before,
-            "lower" | "below" | "earlier" | "precedes" | "preceding" => Kw::Leftward,
-            "right" => Kw::Right,
-            "after" => Kw::After,
-            "higher" | "above" | "later" | "follows" | "following" => Kw::Rightward,
-            "directly" | "immediately" | "just" => Kw::Directly,
-            "between" => Kw::Between,
-            "same" => Kw::Same,
-            "different" | "differ" => Kw::Different,
-            "order" | "respectively" => Kw::Order,
-            "middle" | "centre" | "center" => Kw::Middle,
-            "last" | "top" | "rightmost" | "final" => Kw::Last,
-            "bottom" | "leftmost" => Kw::Bottom,
-            "far" => Kw::Far,
-            "end" | "ends" => Kw::End,
-            "number" => Kw::Number,
-            "one" => Kw::One,
-            "of" => Kw::Of,
-            "where" => Kw::Where,
-            "who" => Kw::Who,
-            "which" => Kw::Which,
-            "what" => Kw::What,
-            "whose" => Kw::Whose,
-            "house" => Kw::House,
-            "houses" => Kw::Houses,
-            "floors" => Kw::Floors,
-            "position" => Kw::Position,
-            "floor" | "positions" | "home" | "spot" => Kw::HouseNoun,
-            _ => Kw::Other,
-        }
+        KEYWORDS
+            .iter()
+            .find(|(w, _)| *w == norm)
+            .map_or(Kw::Other, |&(_, kw)| kw)
     }
 
     /// Whether the word is a noun for a house, or a floor of one building.
@@ -301,9 +292,11 @@ pub(crate) struct Lexicon {
 /// 1 to 5 from left to right`, `Each person has a unique ...`), the words
 /// of clues and questions around the values (`the person whose ... is`,
 /// `who lives in`, `next to each other`), and the numbers in words. They
-/// and their keys make the shared table every [`Lexicon`] starts with; a
-/// word missing here is interned at its first use in a puzzle, so the list
-/// is about speed alone.
+/// and their keys make the shared table every [`Lexicon`] starts with.
+/// Every word of [`KEYWORDS`], [`CARDINAL_WORDS`] and [`ORDINAL_WORDS`]
+/// must be here (a test checks): a puzzle's own words are never looked up
+/// in those tables. Any other word missing here is interned at its first
+/// use in a puzzle, so for the rest the list is about speed alone.
 #[rustfmt::skip]
 const PHRASING_VOCABULARY: &[&str] = &[
     // Articles, pronouns, verbs and joining words.
@@ -333,8 +326,11 @@ const PHRASING_VOCABULARY: &[&str] = &[
     "answer", "distinct", "kind", "type", "favorite", "favourite",
     // Numbers.
     "zero", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-    "ten", "eleven", "twelve", "first", "second", "third", "fourth", "fifth",
-    "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
+    "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+    "seventeen", "eighteen", "nineteen", "twenty", "first", "second", "third",
+    "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+    "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
 ];
 
 /// Room a new lexicon keeps for the strings of one puzzle (a 6x6 one has
@@ -465,18 +461,28 @@ impl Lexicon {
         }
         // First seen as a word: what the readers ask of a word, worked out
         // (an entry of the puzzle's own: every fixed entry is a word).
-        let kw = Kw::of(norm);
+        // Every phrasing word and number in words is in the fixed table (a
+        // test checks), so a puzzle's own word is no phrasing word and
+        // spells a number only in digits; only the fixed table's building
+        // looks words up in those tables.
+        let building_fixed = self.fixed.entries.is_empty();
         let key = match key(norm) {
             k if k == norm => id,
             k => self.intern(&k),
+        };
+        let digits = digits(norm);
+        let (kw, cardinal, ordinal) = if building_fixed {
+            (Kw::of(norm), cardinal(norm), ordinal(norm))
+        } else {
+            (Kw::Other, digits, ordinal_digits(norm))
         };
         let j = id as usize - self.fixed.entries.len();
         let entry = &mut self.own.entries[j];
         entry.key = key;
         entry.kw = kw;
-        entry.cardinal = cardinal(norm);
-        entry.ordinal = ordinal(norm);
-        entry.digits = digits(norm);
+        entry.cardinal = cardinal;
+        entry.ordinal = ordinal;
+        entry.digits = digits;
         (id, key, kw)
     }
 
@@ -1072,37 +1078,39 @@ const IRREGULAR: &[(&str, &str)] = &[
     ("women", "woman"),
 ];
 
+/// The numbers in words [`cardinal`] reads, `zero` to `twenty`, in order.
+const CARDINAL_WORDS: [&str; 21] = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+];
+
 /// The number a word spells, for counts: `one` to `twenty`, or digits.
 pub(crate) fn cardinal(norm: &str) -> Option<u64> {
-    const WORDS: [&str; 21] = [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-    ];
     // The words above start with one of these letters.
-    static FILTER: Filter = Filter::of(&WORDS);
+    static FILTER: Filter = Filter::of(&CARDINAL_WORDS);
     if !FILTER.admits(norm) {
         return digits(norm);
     }
-    if let Some(n) = WORDS.iter().position(|w| *w == norm) {
+    if let Some(n) = CARDINAL_WORDS.iter().position(|w| *w == norm) {
         return Some(n as u64);
     }
     digits(norm)
@@ -1117,38 +1125,45 @@ pub(crate) fn digits(norm: &str) -> Option<u64> {
     }
 }
 
+/// The ordinals in words [`ordinal`] reads, `first` to `twentieth`, in
+/// order.
+const ORDINAL_WORDS: [&str; 20] = [
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+];
+
 /// The position an ordinal spells: `first` or `1st` is 1.
 pub(crate) fn ordinal(norm: &str) -> Option<u64> {
-    const WORDS: [&str; 20] = [
-        "first",
-        "second",
-        "third",
-        "fourth",
-        "fifth",
-        "sixth",
-        "seventh",
-        "eighth",
-        "ninth",
-        "tenth",
-        "eleventh",
-        "twelfth",
-        "thirteenth",
-        "fourteenth",
-        "fifteenth",
-        "sixteenth",
-        "seventeenth",
-        "eighteenth",
-        "nineteenth",
-        "twentieth",
-    ];
-    let first = norm.as_bytes().first().copied().unwrap_or(0);
-    static FILTER: Filter = Filter::of(&WORDS);
+    static FILTER: Filter = Filter::of(&ORDINAL_WORDS);
     if FILTER.admits(norm) {
-        if let Some(n) = WORDS.iter().position(|w| *w == norm) {
+        if let Some(n) = ORDINAL_WORDS.iter().position(|w| *w == norm) {
             return Some(n as u64 + 1);
         }
     }
-    if !first.is_ascii_digit() {
+    ordinal_digits(norm)
+}
+
+/// The position an ordinal in digits spells: `1st` is 1, `22nd` is 22.
+fn ordinal_digits(norm: &str) -> Option<u64> {
+    if !norm.as_bytes().first().is_some_and(u8::is_ascii_digit) {
         return None;
     }
     let split = norm.find(|c: char| !c.is_ascii_digit())?;
@@ -1292,6 +1307,12 @@ mod tests {
             assert_eq!(e.cardinal, cardinal(w), "{w}");
             assert_eq!(e.ordinal, ordinal(w), "{w}");
             assert_eq!(e.digits, digits(w), "{w}");
+        }
+        // Every phrasing word and number in words is fixed: a puzzle's own
+        // word is none of them.
+        let tables = KEYWORDS.iter().map(|(w, _)| w);
+        for w in tables.chain(&CARDINAL_WORDS).chain(&ORDINAL_WORDS) {
+            assert!(PHRASING_VOCABULARY.contains(w), "{w}");
         }
         // Every fixed entry is a word, keys included, and knows whether
         // it is a stop word.
