@@ -156,9 +156,11 @@ struct Entry {
     /// The string's bytes in its [`Strings::text`]: `start..end`.
     start: u32,
     end: u32,
-    /// [`hash`] of the string: compared before the bytes, and kept for the
-    /// slots' growth.
+    /// [`fingerprint`] of the string: the hash is compared before the
+    /// bytes and kept for the slots' growth; a string of at most
+    /// [`SHORT`] bytes is compared by its short form alone.
     hash: u64,
+    short: u64,
     // The fields below hold for a string seen as a word (`key` is not
     // `NO_KEY`); a key alone has the defaults.
     /// The id of the string's [`key`]; [`NO_KEY`] for a string interned
@@ -177,10 +179,10 @@ struct Entry {
 /// [`Entry::key`] of a string not yet seen as a word.
 const NO_KEY: WordId = WordId::MAX;
 
-/// Interned strings and what is known of each, found by their [`hash`].
+/// Interned strings and what is known of each, found by their [`fingerprint`].
 #[derive(Debug)]
 struct Strings {
-    /// The entries by the [`hash`] of their string, in open addressing with
+    /// The entries by the [`fingerprint`] of their string, in open addressing with
     /// linear probing: a slot holds an entry's index + 1, or 0 when empty.
     /// Invariant: a power of two long and at most half full, so that a
     /// probe soon meets the entry or an empty slot (a word missing from the
@@ -222,21 +224,28 @@ impl Strings {
         &self.text.as_bytes()[e.start as usize..e.end as usize]
     }
 
-    /// The index of the entry of hash `hash` whose string `matches`.
-    fn find(&self, hash: u64, matches: impl Fn(&[u8]) -> bool) -> Option<WordId> {
+    /// The index of the entry of the string of [`fingerprint`] `(hash,
+    /// short)`; `matches` compares a long string's bytes.
+    fn find(&self, hash: u64, short: u64, matches: impl Fn(&[u8]) -> bool) -> Option<WordId> {
         let mask = self.slots.len() - 1;
         let mut s = self.home(hash);
         loop {
             let i = self.slots[s].checked_sub(1)?;
             let e = &self.entries[i as usize];
-            if e.hash == hash && matches(self.bytes(e)) {
+            let hit = if short == LONG {
+                e.hash == hash && matches(self.bytes(e))
+            } else {
+                e.short == short
+            };
+            if hit {
                 return Some(i);
             }
             s = (s + 1) & mask;
         }
     }
 
-    /// Adds `s`, of hash `hash`, not interned yet; returns its index.
+    /// Adds `s`, of hash `hash` ([`fingerprint`]), not interned yet;
+    /// returns its index.
     fn insert(&mut self, s: &str, hash: u64) -> WordId {
         let i = self.entries.len() as WordId;
         let start = self.text.len() as u32;
@@ -245,6 +254,7 @@ impl Strings {
             start,
             end: self.text.len() as u32,
             hash,
+            short: short_form(s.as_bytes()),
             key: NO_KEY,
             kw: Kw::Other,
             stop: None,
@@ -380,14 +390,14 @@ impl Lexicon {
         }
     }
 
-    /// The id of a string of hash `hash` that `matches`, if it was
-    /// interned.
-    fn probe(&self, hash: u64, matches: impl Fn(&[u8]) -> bool) -> Option<WordId> {
-        if let Some(id) = self.fixed.find(hash, &matches) {
+    /// The id of the string of [`fingerprint`] `(hash, short)`, if it was
+    /// interned; `matches` compares a long string's bytes.
+    fn probe(&self, hash: u64, short: u64, matches: impl Fn(&[u8]) -> bool) -> Option<WordId> {
+        if let Some(id) = self.fixed.find(hash, short, &matches) {
             return Some(id);
         }
         let base = self.fixed.entries.len() as WordId;
-        self.own.find(hash, matches).map(|i| base + i)
+        self.own.find(hash, short, matches).map(|i| base + i)
     }
 
     /// Whether `id` is a word that says nothing of which group a
@@ -433,15 +443,16 @@ impl Lexicon {
 
     /// The id of `s`, if it was interned.
     pub(crate) fn find(&self, s: &str) -> Option<WordId> {
-        self.probe(hash(s.as_bytes()), |t| same(t, s.as_bytes()))
+        let (hash, short) = fingerprint(s.as_bytes());
+        self.probe(hash, short, |t| same(t, s.as_bytes()))
     }
 
     /// The id of `s`, interned if new. A string interned this way (a key)
     /// is not yet a word: its key, phrasing word and numbers are worked out
     /// when [`Lexicon::tokens`] first meets it as a word.
     pub(crate) fn intern(&mut self, s: &str) -> WordId {
-        let hash = hash(s.as_bytes());
-        match self.probe(hash, |t| same(t, s.as_bytes())) {
+        let (hash, short) = fingerprint(s.as_bytes());
+        match self.probe(hash, short, |t| same(t, s.as_bytes())) {
             Some(id) => id,
             None => self.fixed.entries.len() as WordId + self.own.insert(s, hash),
         }
@@ -489,9 +500,10 @@ impl Lexicon {
     /// Cuts `text` into `out` (cleared first); spans are offset by `base`.
     ///
     /// One pass over the bytes: a word of ASCII letters and digits (nearly
-    /// every word) is hashed in lower case as it is scanned and found in the
-    /// table without a copy; other words take [`Lexicon::push_word`]'s
-    /// general path.
+    /// every word) is found in the table from the text itself, without a
+    /// copy (a word of at most [`SHORT`] bytes by one load of its bytes,
+    /// [`lower_short`]); other words take [`Lexicon::push_word`]'s general
+    /// path.
     pub(crate) fn tokens(&mut self, text: &str, base: usize, out: &mut Vec<Token>) {
         self.tokens_while(text, base, out, |_, _| true);
     }
@@ -525,19 +537,16 @@ impl Lexicon {
                 }
             }
             // A word: letters, digits, combining marks, and one apostrophe.
-            // Its ASCII letters and digits first, hashed in lower case as
-            // they are scanned (the whole of nearly every word).
+            // Its ASCII letters and digits first (the whole of nearly every
+            // word).
             let start = i;
             let mut seen = 0u8;
-            let mut h = 0;
             while let Some(&b) = bytes.get(i) {
                 let class = BYTE_CLASS[usize::from(b)];
                 if class == 0 {
                     break;
                 }
                 seen |= class;
-                // A letter's lower case, a digit itself.
-                h = hash_step(h, b | 0x20);
                 i += 1;
             }
             // The rest of the word, if an apostrophe or a character outside
@@ -569,7 +578,8 @@ impl Lexicon {
                 }
             }
             if seen & (DIGIT | OTHER) == 0 {
-                self.push_plain(&bytes[start..i], hash_finish(h), base + start, out);
+                let short = lower_short(bytes, start, i - start);
+                self.push_plain(&bytes[start..i], short, base + start, out);
                 if !more(self, out) {
                     return;
                 }
@@ -601,12 +611,17 @@ impl Lexicon {
     }
 
     /// Pushes the token of `raw`, ASCII letters and digits whose lower case
-    /// has hash `hash`.
-    fn push_plain(&mut self, raw: &[u8], hash: u64, at: usize, out: &mut Vec<Token>) {
+    /// has short form `short` ([`lower_short`]).
+    fn push_plain(&mut self, raw: &[u8], short: u64, at: usize, out: &mut Vec<Token>) {
         let r = raw;
         // The stored string is in lower case: a letter's case bit set is
         // its lower case, and a digit has that bit set already.
-        let found = self.probe(hash, |t| {
+        let hash = if short == LONG {
+            hash_finish(r.iter().fold(0, |h, &b| hash_step(h, b | 0x20)))
+        } else {
+            hash_short(short)
+        };
+        let found = self.probe(hash, short, |t| {
             t.len() == r.len() && t.iter().zip(r).all(|(&x, &y)| x == y | 0x20)
         });
         let (word, key, kw) = match found {
@@ -642,8 +657,8 @@ impl Lexicon {
     /// tokens; `plain` is [`is_plain`] of `raw`.
     fn push_word(&mut self, raw: &str, at: usize, plain: bool, out: &mut Vec<Token>) {
         if plain {
-            let h = raw.bytes().fold(0, |h, b| hash_step(h, b | 0x20));
-            self.push_plain(raw.as_bytes(), hash_finish(h), at, out);
+            let short = lower_short(raw.as_bytes(), 0, raw.len());
+            self.push_plain(raw.as_bytes(), short, at, out);
             return;
         }
         let lower = if raw.is_ascii() {
@@ -700,23 +715,73 @@ impl Lexicon {
     }
 }
 
-/// The hash of a string for [`Lexicon`]'s table: a byte at a time through
-/// a rotate-xor-multiply (the FxHash step, [`hash_step`]), then
+/// The longest string that has a short form: nearly every word.
+const SHORT: usize = 7;
+
+/// The short form of a longer string: no short form has it (a short
+/// form's top byte is its length, at most [`SHORT`]).
+const LONG: u64 = u64::MAX;
+
+/// A string of at most [`SHORT`] bytes as one number: its bytes, first
+/// byte lowest, and its length in the top byte, so that two such strings
+/// are equal exactly when their short forms are; [`LONG`] for a longer
+/// string.
+fn short_form(bytes: &[u8]) -> u64 {
+    if bytes.len() > SHORT {
+        return LONG;
+    }
+    let packed = bytes.iter().rev().fold(0, |p, &b| p << 8 | u64::from(b));
+    packed | (bytes.len() as u64) << 56
+}
+
+/// The [`short_form`] of the lower case of `bytes[start..start + n]`,
+/// ASCII letters and digits, with one load of 8 bytes where the text has
+/// them (nearly always).
+fn lower_short(bytes: &[u8], start: usize, n: usize) -> u64 {
+    if n > SHORT {
+        return LONG;
+    }
+    let mask = (1u64 << (8 * n)) - 1;
+    let packed = match bytes.get(start..).and_then(<[u8]>::first_chunk::<8>) {
+        Some(chunk) => u64::from_le_bytes(*chunk) & mask,
+        None => short_form(&bytes[start..start + n]) & mask,
+    };
+    // A letter's case bit set is its lower case; a digit has it set already.
+    packed | (0x2020_2020_2020_2020 & mask) | (n as u64) << 56
+}
+
+/// A string's fingerprint for [`Lexicon`]'s tables: its hash and its
+/// [`short_form`]. A short string's hash is [`hash_short`] of its short
+/// form; a longer one's goes a byte at a time through a
+/// rotate-xor-multiply (the FxHash step, [`hash_step`]), then
 /// [`hash_finish`]. Words are short and the table private, so a hash that
 /// resists chosen collisions buys nothing here; the text's size bounds the
 /// table.
-fn hash(bytes: &[u8]) -> u64 {
-    hash_finish(bytes.iter().fold(0, |h, &b| hash_step(h, b)))
+fn fingerprint(bytes: &[u8]) -> (u64, u64) {
+    let short = short_form(bytes);
+    if short == LONG {
+        let h = bytes.iter().fold(0, |h, &b| hash_step(h, b));
+        (hash_finish(h), short)
+    } else {
+        (hash_short(short), short)
+    }
 }
 
-/// One byte into [`hash`]: the tokenizer hashes a word as it scans it.
+/// The hash of a short form: its high bytes folded into the low ones,
+/// multiplied, then [`hash_finish`].
+fn hash_short(short: u64) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    hash_finish((short ^ (short >> 29)).wrapping_mul(K))
+}
+
+/// One byte into a long string's hash ([`fingerprint`]).
 fn hash_step(h: u64, b: u8) -> u64 {
     const K: u64 = 0xf135_7aea_2e62_a9c5;
     (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K)
 }
 
-/// The end of [`hash`]: the high half folded into the low one, because the
-/// table takes its slot from the low bits.
+/// The end of a hash ([`fingerprint`]): the high half folded into the low
+/// one, because the table takes its slot from the low bits.
 fn hash_finish(h: u64) -> u64 {
     h ^ (h >> 32)
 }
@@ -1328,6 +1393,26 @@ mod tests {
         assert!(t[1].word as usize >= lex.fixed.entries.len());
         assert_eq!(own.text(t[1].word), "zebra");
         assert_eq!(t[3].kw, Kw::Left);
+    }
+
+    #[test]
+    fn short_forms_tell_strings_apart_and_lower_the_case() {
+        // Equal exactly when the strings are, up to SHORT bytes.
+        assert_ne!(short_form(b"abcdefg"), short_form(b"abcdefh"));
+        assert_ne!(short_form(b"a"), short_form(b"a\0"));
+        assert_ne!(short_form(b""), LONG);
+        assert_eq!(short_form(b"abcdefgh"), LONG);
+        // From the middle of a text (one load) and from its end (fewer
+        // than 8 bytes left), the lower case's short form.
+        let text = b"Horses and HORSES";
+        assert_eq!(lower_short(text, 0, 6), short_form(b"horses"));
+        assert_eq!(lower_short(text, 11, 6), short_form(b"horses"));
+        assert_eq!(lower_short(b"F150", 1, 3), short_form(b"150"));
+        assert_eq!(lower_short(text, 0, 8), LONG);
+        // A long word is found by its bytes, a short one by its form.
+        let (lex, t) = cut("Horses neighbourhood NEIGHBOURHOOD");
+        assert_eq!(lex.find("horses"), Some(t[0].word));
+        assert_eq!(t[1].word, t[2].word);
     }
 
     #[test]
