@@ -137,15 +137,17 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     let mut prose_count: Option<(u64, Range<usize>)> = None;
     let mut clue_header = false;
     for line in &lines {
-        let trimmed = line.text.trim();
+        // `trimmed` ends in no whitespace, nor does any of its suffixes.
+        let untrimmed_end = line.text.trim_start();
+        let trimmed = untrimmed_end.trim_end();
         if trimmed.is_empty() {
             continue;
         }
-        let lead = line.text.len() - line.text.trim_start().len();
+        let lead = line.text.len() - untrimmed_end.len();
         if let Some(body) = numbered(trimmed) {
             let at = line.start + lead + (trimmed.len() - body.len());
             clues.push(SentenceSyn {
-                text: body.trim_end(),
+                text: body,
                 start: at,
             });
             continue;
@@ -156,7 +158,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
         let body_at = line.start + lead + (trimmed.len() - body.len());
         if clue_header && bulleted && !body.is_empty() {
             clues.push(SentenceSyn {
-                text: body.trim_end(),
+                text: body,
                 start: body_at,
             });
             continue;
@@ -437,18 +439,17 @@ struct Lines<'s> {
     long: Vec<(usize, usize)>,
 }
 
-/// The sentence of a numbered line (`12. Eric is ...`, `3) ...`).
+/// The sentence of a numbered line (`12. Eric is ...`, `3) ...`), a line
+/// that ends in no whitespace.
 fn numbered(line: &str) -> Option<&str> {
     let digits = line.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 || digits > 6 {
         return None;
     }
     let rest = line[digits..].strip_prefix(['.', ')'])?;
-    if rest.starts_with(char::is_whitespace) && !rest.trim().is_empty() {
-        Some(rest.trim_start())
-    } else {
-        None
-    }
+    // Whitespace after the mark, then words.
+    let body = rest.trim_start();
+    (body.len() < rest.len() && !body.is_empty()).then_some(body)
 }
 
 /// An attribute list: words, a colon, then values.
@@ -680,6 +681,69 @@ const ZEBRALOGIC_COLUMNS: &[(&str, &str)] = &[
     ("Each person lives in a unique style of house", "HouseStyle"),
 ];
 
+/// The words [`group_name`] leaves out of a name: those common to every
+/// description. Sorted, for a binary search (a test checks).
+const COMMON: &[&str] = &[
+    "a",
+    "accompanied",
+    "all",
+    "an",
+    "and",
+    "are",
+    "as",
+    "at",
+    "by",
+    "different",
+    "distinct",
+    "each",
+    "every",
+    "everybody",
+    "everyone",
+    "favorite",
+    "favourite",
+    "for",
+    "from",
+    "has",
+    "have",
+    "houses",
+    "in",
+    "is",
+    "it",
+    "its",
+    "keep",
+    "keeps",
+    "kind",
+    "level",
+    "like",
+    "likes",
+    "live",
+    "lives",
+    "of",
+    "on",
+    "own",
+    "owns",
+    "people",
+    "person",
+    "prefer",
+    "prefers",
+    "something",
+    "that",
+    "the",
+    "their",
+    "them",
+    "they",
+    "this",
+    "to",
+    "type",
+    "types",
+    "unique",
+    "use",
+    "uses",
+    "who",
+    "whose",
+    "with",
+];
+
 /// A group's name from its description: the words that are not common to
 /// every description, singular and capitalized (`People have unique hair
 /// colors` is `HairColor`), as ZebraLogic names the column where it names
@@ -697,71 +761,11 @@ pub(crate) fn group_name(
     if let Some(&(_, column)) = zebralogic {
         return column.to_owned();
     }
-    const COMMON: &[&str] = &[
-        "a",
-        "all",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "by",
-        "different",
-        "distinct",
-        "each",
-        "every",
-        "everyone",
-        "everybody",
-        "favorite",
-        "favourite",
-        "for",
-        "from",
-        "has",
-        "have",
-        "in",
-        "is",
-        "it",
-        "its",
-        "kind",
-        "level",
-        "of",
-        "on",
-        "own",
-        "owns",
-        "people",
-        "person",
-        "prefer",
-        "prefers",
-        "something",
-        "that",
-        "the",
-        "their",
-        "them",
-        "they",
-        "this",
-        "to",
-        "type",
-        "types",
-        "unique",
-        "use",
-        "uses",
-        "who",
-        "whose",
-        "with",
-        "houses",
-        "keep",
-        "keeps",
-        "lives",
-        "live",
-        "like",
-        "likes",
-        "accompanied",
-    ];
     let mut name = String::with_capacity(32);
     lexicon.tokens(description, 0, tokens);
     for t in tokens.iter() {
         let norm = lexicon.text(t.word);
-        if COMMON.contains(&norm) {
+        if COMMON.binary_search(&norm).is_ok() {
             continue;
         }
         let single = words::singular(norm);
@@ -1022,6 +1026,14 @@ mod tests {
             house_count("No count here.", 0, &mut lexicon, &mut tokens, true),
             None
         );
+    }
+
+    #[test]
+    fn common_words_are_sorted_for_binary_search() {
+        assert!(COMMON.windows(2).all(|w| w[0] < w[1]));
+        for w in COMMON {
+            assert!(COMMON.binary_search(w).is_ok(), "{w}");
+        }
     }
 
     #[test]
