@@ -49,16 +49,55 @@ pub(crate) struct Vocabulary<'g> {
     trie: Trie,
     /// Per group: the keys of the words that describe it (its name and its
     /// description line), without the words every description uses.
-    cues: Vec<Vec<WordId>>,
+    cues: Lists,
     /// Per group: the keys of its name's words as [`split_name`] cuts them
     /// (`PhoneModel` is `phone`, `model`), for questions that name a group.
-    name_words: Vec<Vec<WordId>>,
+    name_words: Lists,
     /// The group of people's names, which takes a bare name no cue claims.
     person_names: Option<usize>,
     /// Per group: its name and values as written, for messages.
     names: &'g [Group],
     /// The buffers of the sentence being read: one set for all sentences.
     scratch: Scratch,
+}
+
+/// Lists of word ids, one a group, one after the other in one vector:
+/// list `g` is `items[starts[g]..starts[g + 1]]`, and the list being built
+/// runs from the last start to the end.
+#[derive(Debug)]
+struct Lists {
+    items: Vec<WordId>,
+    starts: Vec<u32>,
+}
+
+impl Lists {
+    fn new() -> Lists {
+        Lists {
+            items: Vec::new(),
+            starts: vec![0],
+        }
+    }
+
+    /// List `g`, a closed one.
+    fn get(&self, g: usize) -> &[WordId] {
+        &self.items[self.starts[g] as usize..self.starts[g + 1] as usize]
+    }
+
+    /// The list being built.
+    fn open(&self) -> &[WordId] {
+        let start = self.starts.last().copied().unwrap_or(0);
+        &self.items[start as usize..]
+    }
+
+    /// Adds `id` to the list being built.
+    fn push(&mut self, id: WordId) {
+        self.items.push(id);
+    }
+
+    /// Closes the list being built; the next one starts empty.
+    fn close(&mut self) {
+        self.starts.push(self.items.len() as u32);
+    }
 }
 
 /// The values' words in a trie: node 0 is the root, `roots[key id]` is the
@@ -172,42 +211,41 @@ impl<'g> Vocabulary<'g> {
     pub(crate) fn with_lexicon(
         houses: u8,
         groups: &'g [Group],
-        descriptions: &[Vec<Token>],
+        descriptions: &[&[Token]],
         mut lexicon: Lexicon,
         mut tokens: Vec<Token>,
     ) -> Vocabulary<'g> {
         // Per group: the keys of its name's words (`PhoneModel` is `phone`,
         // `model`).
-        let mut name_keys: Vec<Vec<WordId>> = Vec::with_capacity(groups.len());
-        let mut cues = Vec::with_capacity(groups.len());
-        let mut name_words = Vec::with_capacity(groups.len());
+        let mut name_keys = Lists::new();
+        let mut cues = Lists::new();
+        let mut name_words = Lists::new();
         // The keys of the words that tell animals from pets (below).
         let (animal, pet) = (words::key("animal"), words::key("pet"));
+        // A word of a group's name, in lower case.
+        let mut word = String::new();
         for (g, group) in groups.iter().enumerate() {
-            let mut keys: Vec<WordId> = Vec::with_capacity(8);
-            let mut prefix = Vec::with_capacity(4);
-            let add = |lexicon: &mut Lexicon, t: &Token, keys: &mut Vec<WordId>| {
+            let add = |lexicon: &mut Lexicon, t: &Token, keys: &mut Lists| {
                 let stop = lexicon.is_stop_word(t.word);
-                if !stop && !keys.contains(&t.key) {
+                if !stop && !keys.open().contains(&t.key) {
                     keys.push(t.key);
                 }
             };
-            let name = split_name(&group.name);
-            let mut words_of_name = Vec::with_capacity(name.len());
-            for w in &name {
-                lexicon.tokens(w, 0, &mut tokens);
+            let mut rest = group.name.as_str();
+            while next_name_word(&mut rest, &mut word) {
+                lexicon.tokens(&word, 0, &mut tokens);
                 for t in &tokens {
-                    prefix.push(t.key);
-                    add(&mut lexicon, t, &mut keys);
+                    name_keys.push(t.key);
+                    add(&mut lexicon, t, &mut cues);
                 }
                 // The key of the whole word: its token's, if it is one.
-                words_of_name.push(match tokens[..] {
-                    [ref t] if t.span.len() == w.len() => t.key,
-                    _ => lexicon.intern(&words::key(w)),
+                name_words.push(match tokens[..] {
+                    [ref t] if t.span.len() == word.len() => t.key,
+                    _ => lexicon.intern(&words::key(&word)),
                 });
             }
-            for t in descriptions.get(g).map_or(&[][..], Vec::as_slice) {
-                add(&mut lexicon, t, &mut keys);
+            for t in descriptions.get(g).copied().unwrap_or_default() {
+                add(&mut lexicon, t, &mut cues);
             }
             // Generators that list both the animals people keep and their
             // pets, with the same values, tell them apart by phrasing alone:
@@ -217,28 +255,28 @@ impl<'g> Vocabulary<'g> {
             let has = |lexicon: &Lexicon, keys: &[WordId], k: &str| {
                 keys.iter().any(|&x| lexicon.text(x) == k)
             };
-            let extra: &[&str] = if has(&lexicon, &keys, &animal) {
+            let extra: &[&str] = if has(&lexicon, cues.open(), &animal) {
                 &["lover", "keeper", "enthusiast", "owner"]
-            } else if has(&lexicon, &keys, &pet) {
+            } else if has(&lexicon, cues.open(), &pet) {
                 &["has", "owns", "own"]
             } else {
                 &[]
             };
             for w in extra {
                 let k = lexicon.intern(&words::key(w));
-                if !keys.contains(&k) {
-                    keys.push(k);
+                if !cues.open().contains(&k) {
+                    cues.push(k);
                 }
             }
-            cues.push(keys);
-            name_keys.push(prefix);
-            name_words.push(words_of_name);
+            cues.close();
+            name_keys.close();
+            name_words.close();
         }
         let person_names = (0..groups.len()).find(|&g| {
             // ASCII case is the whole of Unicode's here: no other character
             // lowercases to a letter of these words.
             let name = &groups[g].name;
-            matches!(cues[g][..], [k] if lexicon.text(k) == "name")
+            matches!(cues.get(g), [k] if lexicon.text(*k) == "name")
                 || ["name", "names", "first name"]
                     .iter()
                     .any(|n| name.eq_ignore_ascii_case(n))
@@ -247,7 +285,7 @@ impl<'g> Vocabulary<'g> {
         let mut trie = Trie::with_capacity(words);
         let mut keys: Vec<WordId> = Vec::with_capacity(8);
         for (g, group) in groups.iter().enumerate() {
-            let prefix = &name_keys[g];
+            let prefix = name_keys.get(g);
             for (v, value) in group.values.iter().enumerate() {
                 let value_ref = ValueRef { group: g, value: v };
                 lexicon.tokens(value, 0, &mut tokens);
@@ -307,12 +345,12 @@ impl<'g> Vocabulary<'g> {
 
     /// The keys of group `g`'s name's words.
     pub(crate) fn name_words(&self, g: usize) -> &[WordId] {
-        &self.name_words[g]
+        self.name_words.get(g)
     }
 
     /// The cue words of group `g`.
     pub(crate) fn cues(&self, g: usize) -> &[WordId] {
-        &self.cues[g]
+        self.cues.get(g)
     }
 
     /// The value mentions in `tokens` into `out` (cleared first), left to
@@ -383,10 +421,15 @@ impl<'g> Vocabulary<'g> {
             let distinct: Vec<Vec<WordId>> = groups
                 .iter()
                 .map(|&g| {
-                    self.cues[g]
+                    self.cues
+                        .get(g)
                         .iter()
                         .copied()
-                        .filter(|c| groups.iter().all(|&h| h == g || !self.cues[h].contains(c)))
+                        .filter(|c| {
+                            groups
+                                .iter()
+                                .all(|&h| h == g || !self.cues.get(h).contains(c))
+                        })
                         .collect()
                 })
                 .collect();
@@ -455,7 +498,12 @@ impl<'g> Vocabulary<'g> {
 
     /// The cue words of group `g`, for messages.
     fn cue_text(&self, g: usize) -> String {
-        let cues: Vec<&str> = self.cues[g].iter().map(|&k| self.lexicon.text(k)).collect();
+        let cues: Vec<&str> = self
+            .cues
+            .get(g)
+            .iter()
+            .map(|&k| self.lexicon.text(k))
+            .collect();
         cues.join(" ")
     }
 
@@ -467,18 +515,32 @@ impl<'g> Vocabulary<'g> {
 /// `HairColor`, `hair_color`, `hair color` -> `hair`, `color`.
 pub(crate) fn split_name(name: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut word = String::new();
+    let (mut rest, mut word) = (name, String::new());
+    while next_name_word(&mut rest, &mut word) {
+        out.push(word.clone());
+    }
+    out
+}
+
+/// Cuts the next word of a name ([`split_name`]) into `word`, in lower
+/// case, and leaves `rest` after it; false when no word is left. A word is
+/// a run of letters and digits, and a capital after a small letter starts
+/// a new one.
+pub(crate) fn next_name_word(rest: &mut &str, word: &mut String) -> bool {
+    word.clear();
     let mut prev_lower = false;
-    for c in name.chars() {
+    for (i, c) in rest.char_indices() {
         if !c.is_alphanumeric() {
             if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
+                *rest = &rest[i..];
+                return true;
             }
             prev_lower = false;
             continue;
         }
         if c.is_uppercase() && prev_lower && !word.is_empty() {
-            out.push(std::mem::take(&mut word));
+            *rest = &rest[i..];
+            return true;
         }
         prev_lower = c.is_lowercase();
         if c.is_ascii() {
@@ -487,10 +549,8 @@ pub(crate) fn split_name(name: &str) -> Vec<String> {
             word.extend(c.to_lowercase());
         }
     }
-    if !word.is_empty() {
-        out.push(word);
-    }
-    out
+    *rest = "";
+    !word.is_empty()
 }
 
 fn join_or(items: &[String]) -> String {
