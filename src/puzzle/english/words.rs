@@ -170,6 +170,9 @@ struct Entry {
     /// Whether the word says nothing of a group in a description
     /// ([`Lexicon::is_stop_word`]), once asked.
     stop: Option<bool>,
+    /// Whether the word is one of [`NAME_COMMON_WORDS`] (only a fixed
+    /// entry may be).
+    name_common: bool,
     /// [`cardinal`], [`ordinal`] and [`digits`] of the string.
     cardinal: Option<u64>,
     ordinal: Option<u64>,
@@ -258,6 +261,7 @@ impl Strings {
             key: NO_KEY,
             kw: Kw::Other,
             stop: None,
+            name_common: false,
             cardinal: None,
             ordinal: None,
             digits: None,
@@ -303,9 +307,9 @@ pub(crate) struct Lexicon {
 /// of clues and questions around the values (`the person whose ... is`,
 /// `who lives in`, `next to each other`), and the numbers in words. They
 /// and their keys make the shared table every [`Lexicon`] starts with.
-/// Every word of [`KEYWORDS`], [`CARDINAL_WORDS`] and [`ORDINAL_WORDS`]
-/// must be here (a test checks): a puzzle's own words are never looked up
-/// in those tables. Any other word missing here is interned at its first
+/// Every word of [`KEYWORDS`], [`CARDINAL_WORDS`], [`ORDINAL_WORDS`] and
+/// [`NAME_COMMON_WORDS`] must be here (a test checks): a puzzle's own words
+/// are never looked up in those tables. Any other word missing here is interned at its first
 /// use in a puzzle, so for the rest the list is about speed alone.
 #[rustfmt::skip]
 const PHRASING_VOCABULARY: &[&str] = &[
@@ -333,7 +337,9 @@ const PHRASING_VOCABULARY: &[&str] = &[
     // The frame's words.
     "occupied", "unique", "attribute", "attributes", "characteristic",
     "characteristics", "clue", "clues", "puzzle", "logic", "question",
-    "answer", "distinct", "kind", "type", "favorite", "favourite",
+    "answer", "distinct", "kind", "type", "types", "favorite", "favourite",
+    "all", "everyone", "everybody", "something", "level", "prefer", "prefers",
+    "use", "uses", "accompanied",
     // Numbers.
     "zero", "two", "three", "four", "five", "six", "seven", "eight", "nine",
     "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
@@ -371,6 +377,8 @@ impl Lexicon {
             }
             for id in 0..build.own.entries.len() {
                 build.is_stop_word(id as WordId);
+                let common = NAME_COMMON_WORDS.binary_search(&build.text(id as WordId));
+                build.own.entries[id].name_common = common.is_ok();
             }
             build.own
         });
@@ -414,6 +422,12 @@ impl Lexicon {
         let j = id as usize - self.fixed.entries.len();
         self.own.entries[j].stop = Some(stop);
         stop
+    }
+
+    /// Whether `id` is a word a group's name leaves out
+    /// ([`NAME_COMMON_WORDS`]).
+    pub(crate) fn is_name_common_word(&self, id: WordId) -> bool {
+        self.entry(id).name_common
     }
 
     /// The string of `id`.
@@ -1022,6 +1036,71 @@ fn is_description_stop_word(word: &str) -> bool {
     DESCRIPTION_STOP_WORDS.binary_search(&word).is_ok()
 }
 
+/// The words a group's name leaves out of its description's words (the
+/// frame's `group_name`): those common to every description. Sorted, and
+/// all in [`PHRASING_VOCABULARY`] (a test checks both), so that the fixed
+/// table marks them once ([`Lexicon::is_name_common_word`]).
+const NAME_COMMON_WORDS: &[&str] = &[
+    "a",
+    "accompanied",
+    "all",
+    "an",
+    "and",
+    "are",
+    "as",
+    "at",
+    "by",
+    "different",
+    "distinct",
+    "each",
+    "every",
+    "everybody",
+    "everyone",
+    "favorite",
+    "favourite",
+    "for",
+    "from",
+    "has",
+    "have",
+    "houses",
+    "in",
+    "is",
+    "it",
+    "its",
+    "keep",
+    "keeps",
+    "kind",
+    "level",
+    "like",
+    "likes",
+    "live",
+    "lives",
+    "of",
+    "on",
+    "own",
+    "owns",
+    "people",
+    "person",
+    "prefer",
+    "prefers",
+    "something",
+    "that",
+    "the",
+    "their",
+    "them",
+    "they",
+    "this",
+    "to",
+    "type",
+    "types",
+    "unique",
+    "use",
+    "uses",
+    "who",
+    "whose",
+    "with",
+];
+
 /// Words of a group's description that say nothing about which group it
 /// is, sorted (a test checks) for [`is_description_stop_word`].
 const DESCRIPTION_STOP_WORDS: &[&str] = &[
@@ -1376,9 +1455,15 @@ mod tests {
         // Every phrasing word and number in words is fixed: a puzzle's own
         // word is none of them.
         let tables = KEYWORDS.iter().map(|(w, _)| w);
-        for w in tables.chain(&CARDINAL_WORDS).chain(&ORDINAL_WORDS) {
+        let tables = tables.chain(&CARDINAL_WORDS).chain(&ORDINAL_WORDS);
+        for w in tables.chain(NAME_COMMON_WORDS) {
             assert!(PHRASING_VOCABULARY.contains(w), "{w}");
         }
+        assert!(NAME_COMMON_WORDS.windows(2).all(|w| w[0] < w[1]));
+        for w in NAME_COMMON_WORDS {
+            assert!(lex.is_name_common_word(lex.find(w).expect("fixed")), "{w}");
+        }
+        assert!(!lex.is_name_common_word(lex.find("left").expect("fixed")));
         // Every fixed entry is a word, keys included, and knows whether
         // it is a stop word.
         for id in 0..lex.fixed.entries.len() as WordId {
