@@ -71,10 +71,13 @@ struct Lists {
 }
 
 impl Lists {
-    fn new() -> Lists {
+    /// No lists, with room for `lists` of `items` ids in all.
+    fn with_capacity(lists: usize, items: usize) -> Lists {
+        let mut starts = Vec::with_capacity(lists + 1);
+        starts.push(0);
         Lists {
-            items: Vec::new(),
-            starts: vec![0],
+            items: Vec::with_capacity(items),
+            starts,
         }
     }
 
@@ -217,9 +220,10 @@ impl<'g> Vocabulary<'g> {
     ) -> Vocabulary<'g> {
         // Per group: the keys of its name's words (`PhoneModel` is `phone`,
         // `model`).
-        let mut name_keys = Lists::new();
-        let mut cues = Lists::new();
-        let mut name_words = Lists::new();
+        let n = groups.len();
+        let mut name_keys = Lists::with_capacity(n, 2 * n);
+        let mut cues = Lists::with_capacity(n, 4 * n);
+        let mut name_words = Lists::with_capacity(n, 2 * n);
         // The keys of the words that tell animals from pets (below).
         let (animal, pet) = (words::key("animal"), words::key("pet"));
         // A word of a group's name, in lower case.
@@ -313,7 +317,10 @@ impl<'g> Vocabulary<'g> {
             names: groups,
             scratch: Scratch {
                 tokens,
-                ..Scratch::default()
+                mentions: Vec::with_capacity(8),
+                values: Vec::with_capacity(8),
+                used: Vec::with_capacity(64),
+                refs: Vec::with_capacity(4),
             },
         }
     }

@@ -354,7 +354,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
             Err(u) => errors.unread(u),
         }
     }
-    let mut asks = Vec::new();
+    let mut asks = Vec::with_capacity(questions.len().min(MAX_ASKS));
     for (i, q) in questions.iter().enumerate() {
         if i == MAX_ASKS {
             errors.add(
@@ -578,7 +578,7 @@ fn read_groups(
     description_tokens: &mut Vec<Token>,
     description_ends: &mut Vec<usize>,
 ) -> Option<Vec<Group>> {
-    let mut groups: Vec<Group> = Vec::new();
+    let mut groups: Vec<Group> = Vec::with_capacity(lists.len().min(MAX_GROUPS));
     let mut ok = true;
     for (g, list) in lists.iter().enumerate() {
         if g == MAX_GROUPS {
@@ -771,7 +771,7 @@ fn question(
 ) -> Result<Option<Ask>, Unread> {
     let question = Some(sentence.to_owned());
     let span = at..at + sentence.len();
-    let mut mentions = Vec::new();
+    let mut mentions = Vec::with_capacity(4);
     vocab.mentions(tokens, &mut mentions);
     // A question names few values; a mention with several candidates is
     // taken only if one candidate is left after the cue words.

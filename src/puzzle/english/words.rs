@@ -307,9 +307,9 @@ pub(crate) struct Lexicon {
 /// of clues and questions around the values (`the person whose ... is`,
 /// `who lives in`, `next to each other`), and the numbers in words. They
 /// and their keys make the shared table every [`Lexicon`] starts with.
-/// Every word of [`KEYWORDS`], [`CARDINAL_WORDS`], [`ORDINAL_WORDS`] and
-/// [`NAME_COMMON_WORDS`] must be here (a test checks): a puzzle's own words
-/// are never looked up in those tables. Any other word missing here is interned at its first
+/// Every word of [`KEYWORDS`], [`CARDINAL_WORDS`], [`ORDINAL_WORDS`],
+/// [`NAME_COMMON_WORDS`] and [`DESCRIPTION_STOP_WORDS`] must be here (a
+/// test checks): a puzzle's own words are never looked up in those tables. Any other word missing here is interned at its first
 /// use in a puzzle, so for the rest the list is about speed alone.
 #[rustfmt::skip]
 const PHRASING_VOCABULARY: &[&str] = &[
@@ -340,6 +340,8 @@ const PHRASING_VOCABULARY: &[&str] = &[
     "answer", "distinct", "kind", "type", "types", "favorite", "favourite",
     "all", "everyone", "everybody", "something", "level", "prefer", "prefers",
     "use", "uses", "accompanied",
+    // The singulars of `does` and `has`, for the stop words.
+    "doe", "ha",
     // Numbers.
     "zero", "two", "three", "four", "five", "six", "seven", "eight", "nine",
     "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
@@ -389,6 +391,13 @@ impl Lexicon {
         }
     }
 
+    /// Whether this lexicon is building the fixed table (it has none to
+    /// start from): only then are the fixed tables of words consulted
+    /// ([`PHRASING_VOCABULARY`]).
+    fn building_fixed(&self) -> bool {
+        self.fixed.entries.is_empty()
+    }
+
     /// The entry of `id`.
     fn entry(&self, id: WordId) -> &Entry {
         let i = id as usize;
@@ -417,7 +426,13 @@ impl Lexicon {
             return stop;
         }
         let norm = self.text(id);
-        let stop = is_description_stop_word(norm) || is_description_stop_word(&singular(norm));
+        // Every stop word is fixed, with its answer (a test checks): a
+        // puzzle's own word is one only through a singular other than
+        // itself.
+        let single = singular(norm);
+        let changed = !std::ptr::eq(single.as_ref(), norm);
+        let stop = (self.building_fixed() && is_description_stop_word(norm))
+            || (changed && is_description_stop_word(&single));
         // Every fixed entry has its answer already.
         let j = id as usize - self.fixed.entries.len();
         self.own.entries[j].stop = Some(stop);
@@ -490,7 +505,7 @@ impl Lexicon {
         // test checks), so a puzzle's own word is no phrasing word and
         // spells a number only in digits; only the fixed table's building
         // looks words up in those tables.
-        let building_fixed = self.fixed.entries.is_empty();
+        let building_fixed = self.building_fixed();
         let key = match key(norm) {
             k if k == norm => id,
             k => self.intern(&k),
@@ -1456,7 +1471,8 @@ mod tests {
         // word is none of them.
         let tables = KEYWORDS.iter().map(|(w, _)| w);
         let tables = tables.chain(&CARDINAL_WORDS).chain(&ORDINAL_WORDS);
-        for w in tables.chain(NAME_COMMON_WORDS) {
+        let tables = tables.chain(NAME_COMMON_WORDS);
+        for w in tables.chain(DESCRIPTION_STOP_WORDS) {
             assert!(PHRASING_VOCABULARY.contains(w), "{w}");
         }
         assert!(NAME_COMMON_WORDS.windows(2).all(|w| w[0] < w[1]));
