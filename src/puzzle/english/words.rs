@@ -20,9 +20,14 @@
 //! numbers it spells are worked out once, when it is first seen. The words
 //! of the phrasing families that every puzzle uses (`the`, `person`,
 //! `directly`, `left`: [`PHRASING_VOCABULARY`], one table) are worked out
-//! once for all puzzles, in a table every lexicon shares. A clue then
-//! reads as integer comparisons, and a word costs one pass over its bytes
-//! (cut, lower-cased and hashed together) and one table lookup.
+//! once for all puzzles, in a table every lexicon shares. That table holds
+//! every word of the readers' word tables (phrasing words, numbers in
+//! words, stop words), so a puzzle's own new word is looked up in none of
+//! them. A clue then reads as integer comparisons, and a word costs one
+//! pass over its bytes (to cut it) and one lookup: a word of at most seven
+//! bytes (nearly every word) is one number, its short form, read from the
+//! text in one load, lower-cased by its case bits, and found and compared
+//! as that number; a longer word is hashed and compared a byte at a time.
 
 use std::borrow::Cow;
 use std::ops::Range;
