@@ -49,58 +49,16 @@ pub(crate) struct Vocabulary<'g> {
     trie: Trie,
     /// Per group: the keys of the words that describe it (its name and its
     /// description line), without the words every description uses.
-    cues: Lists,
+    cues: Vec<Vec<WordId>>,
     /// Per group: the keys of its name's words as [`split_name`] cuts them
     /// (`PhoneModel` is `phone`, `model`), for questions that name a group.
-    name_words: Lists,
+    name_words: Vec<Vec<WordId>>,
     /// The group of people's names, which takes a bare name no cue claims.
     person_names: Option<usize>,
     /// Per group: its name and values as written, for messages.
     names: &'g [Group],
     /// The buffers of the sentence being read: one set for all sentences.
     scratch: Scratch,
-}
-
-/// Lists of word ids, one a group, one after the other in one vector:
-/// list `g` is `items[starts[g]..starts[g + 1]]`, and the list being built
-/// runs from the last start to the end.
-#[derive(Debug)]
-struct Lists {
-    items: Vec<WordId>,
-    starts: Vec<u32>,
-}
-
-impl Lists {
-    /// No lists, with room for `lists` of `items` ids in all.
-    fn with_capacity(lists: usize, items: usize) -> Lists {
-        let mut starts = Vec::with_capacity(lists + 1);
-        starts.push(0);
-        Lists {
-            items: Vec::with_capacity(items),
-            starts,
-        }
-    }
-
-    /// List `g`, a closed one.
-    fn get(&self, g: usize) -> &[WordId] {
-        &self.items[self.starts[g] as usize..self.starts[g + 1] as usize]
-    }
-
-    /// The list being built.
-    fn open(&self) -> &[WordId] {
-        let start = self.starts.last().copied().unwrap_or(0);
-        &self.items[start as usize..]
-    }
-
-    /// Adds `id` to the list being built.
-    fn push(&mut self, id: WordId) {
-        self.items.push(id);
-    }
-
-    /// Closes the list being built; the next one starts empty.
-    fn close(&mut self) {
-        self.starts.push(self.items.len() as u32);
-    }
 }
 
 /// The values' words in a trie: node 0 is the root, `roots[key id]` is the
@@ -214,42 +172,42 @@ impl<'g> Vocabulary<'g> {
     pub(crate) fn with_lexicon(
         houses: u8,
         groups: &'g [Group],
-        descriptions: &[&[Token]],
+        descriptions: &[Vec<Token>],
         mut lexicon: Lexicon,
         mut tokens: Vec<Token>,
     ) -> Vocabulary<'g> {
         // Per group: the keys of its name's words (`PhoneModel` is `phone`,
         // `model`).
-        let n = groups.len();
-        let mut name_keys = Lists::with_capacity(n, 2 * n);
-        let mut cues = Lists::with_capacity(n, 4 * n);
-        let mut name_words = Lists::with_capacity(n, 2 * n);
+        let mut name_keys: Vec<Vec<WordId>> = Vec::with_capacity(groups.len());
+        let mut cues = Vec::with_capacity(groups.len());
+        let mut name_words = Vec::with_capacity(groups.len());
         // The keys of the words that tell animals from pets (below).
         let (animal, pet) = (words::key("animal"), words::key("pet"));
-        // A word of a group's name, in lower case.
-        let mut word = String::new();
         for (g, group) in groups.iter().enumerate() {
-            let add = |lexicon: &mut Lexicon, t: &Token, keys: &mut Lists| {
+            let mut keys: Vec<WordId> = Vec::with_capacity(8);
+            let mut prefix = Vec::with_capacity(4);
+            let add = |lexicon: &mut Lexicon, t: &Token, keys: &mut Vec<WordId>| {
                 let stop = lexicon.is_stop_word(t.word);
-                if !stop && !keys.open().contains(&t.key) {
+                if !stop && !keys.contains(&t.key) {
                     keys.push(t.key);
                 }
             };
-            let mut rest = group.name.as_str();
-            while next_name_word(&mut rest, &mut word) {
-                lexicon.tokens(&word, 0, &mut tokens);
+            let name = split_name(&group.name);
+            let mut words_of_name = Vec::with_capacity(name.len());
+            for w in &name {
+                lexicon.tokens(w, 0, &mut tokens);
                 for t in &tokens {
-                    name_keys.push(t.key);
-                    add(&mut lexicon, t, &mut cues);
+                    prefix.push(t.key);
+                    add(&mut lexicon, t, &mut keys);
                 }
                 // The key of the whole word: its token's, if it is one.
-                name_words.push(match tokens[..] {
-                    [ref t] if t.span.len() == word.len() => t.key,
-                    _ => lexicon.intern(&words::key(&word)),
+                words_of_name.push(match tokens[..] {
+                    [ref t] if t.span.len() == w.len() => t.key,
+                    _ => lexicon.intern(&words::key(w)),
                 });
             }
-            for t in descriptions.get(g).copied().unwrap_or_default() {
-                add(&mut lexicon, t, &mut cues);
+            for t in descriptions.get(g).map_or(&[][..], Vec::as_slice) {
+                add(&mut lexicon, t, &mut keys);
             }
             // Generators that list both the animals people keep and their
             // pets, with the same values, tell them apart by phrasing alone:
@@ -259,28 +217,28 @@ impl<'g> Vocabulary<'g> {
             let has = |lexicon: &Lexicon, keys: &[WordId], k: &str| {
                 keys.iter().any(|&x| lexicon.text(x) == k)
             };
-            let extra: &[&str] = if has(&lexicon, cues.open(), &animal) {
+            let extra: &[&str] = if has(&lexicon, &keys, &animal) {
                 &["lover", "keeper", "enthusiast", "owner"]
-            } else if has(&lexicon, cues.open(), &pet) {
+            } else if has(&lexicon, &keys, &pet) {
                 &["has", "owns", "own"]
             } else {
                 &[]
             };
             for w in extra {
                 let k = lexicon.intern(&words::key(w));
-                if !cues.open().contains(&k) {
-                    cues.push(k);
+                if !keys.contains(&k) {
+                    keys.push(k);
                 }
             }
-            cues.close();
-            name_keys.close();
-            name_words.close();
+            cues.push(keys);
+            name_keys.push(prefix);
+            name_words.push(words_of_name);
         }
         let person_names = (0..groups.len()).find(|&g| {
             // ASCII case is the whole of Unicode's here: no other character
             // lowercases to a letter of these words.
             let name = &groups[g].name;
-            matches!(cues.get(g), [k] if lexicon.text(*k) == "name")
+            matches!(cues[g][..], [k] if lexicon.text(k) == "name")
                 || ["name", "names", "first name"]
                     .iter()
                     .any(|n| name.eq_ignore_ascii_case(n))
@@ -289,7 +247,7 @@ impl<'g> Vocabulary<'g> {
         let mut trie = Trie::with_capacity(words);
         let mut keys: Vec<WordId> = Vec::with_capacity(8);
         for (g, group) in groups.iter().enumerate() {
-            let prefix = name_keys.get(g);
+            let prefix = &name_keys[g];
             for (v, value) in group.values.iter().enumerate() {
                 let value_ref = ValueRef { group: g, value: v };
                 lexicon.tokens(value, 0, &mut tokens);
@@ -352,12 +310,12 @@ impl<'g> Vocabulary<'g> {
 
     /// The keys of group `g`'s name's words.
     pub(crate) fn name_words(&self, g: usize) -> &[WordId] {
-        self.name_words.get(g)
+        &self.name_words[g]
     }
 
     /// The cue words of group `g`.
     pub(crate) fn cues(&self, g: usize) -> &[WordId] {
-        self.cues.get(g)
+        &self.cues[g]
     }
 
     /// The value mentions in `tokens` into `out` (cleared first), left to
@@ -428,15 +386,10 @@ impl<'g> Vocabulary<'g> {
             let distinct: Vec<Vec<WordId>> = groups
                 .iter()
                 .map(|&g| {
-                    self.cues
-                        .get(g)
+                    self.cues[g]
                         .iter()
                         .copied()
-                        .filter(|c| {
-                            groups
-                                .iter()
-                                .all(|&h| h == g || !self.cues.get(h).contains(c))
-                        })
+                        .filter(|c| groups.iter().all(|&h| h == g || !self.cues[h].contains(c)))
                         .collect()
                 })
                 .collect();
@@ -505,12 +458,7 @@ impl<'g> Vocabulary<'g> {
 
     /// The cue words of group `g`, for messages.
     fn cue_text(&self, g: usize) -> String {
-        let cues: Vec<&str> = self
-            .cues
-            .get(g)
-            .iter()
-            .map(|&k| self.lexicon.text(k))
-            .collect();
+        let cues: Vec<&str> = self.cues[g].iter().map(|&k| self.lexicon.text(k)).collect();
         cues.join(" ")
     }
 
@@ -522,32 +470,18 @@ impl<'g> Vocabulary<'g> {
 /// `HairColor`, `hair_color`, `hair color` -> `hair`, `color`.
 pub(crate) fn split_name(name: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let (mut rest, mut word) = (name, String::new());
-    while next_name_word(&mut rest, &mut word) {
-        out.push(word.clone());
-    }
-    out
-}
-
-/// Cuts the next word of a name ([`split_name`]) into `word`, in lower
-/// case, and leaves `rest` after it; false when no word is left. A word is
-/// a run of letters and digits, and a capital after a small letter starts
-/// a new one.
-pub(crate) fn next_name_word(rest: &mut &str, word: &mut String) -> bool {
-    word.clear();
+    let mut word = String::new();
     let mut prev_lower = false;
-    for (i, c) in rest.char_indices() {
+    for c in name.chars() {
         if !c.is_alphanumeric() {
             if !word.is_empty() {
-                *rest = &rest[i..];
-                return true;
+                out.push(std::mem::take(&mut word));
             }
             prev_lower = false;
             continue;
         }
         if c.is_uppercase() && prev_lower && !word.is_empty() {
-            *rest = &rest[i..];
-            return true;
+            out.push(std::mem::take(&mut word));
         }
         prev_lower = c.is_lowercase();
         if c.is_ascii() {
@@ -556,8 +490,10 @@ pub(crate) fn next_name_word(rest: &mut &str, word: &mut String) -> bool {
             word.extend(c.to_lowercase());
         }
     }
-    *rest = "";
-    !word.is_empty()
+    if !word.is_empty() {
+        out.push(word);
+    }
+    out
 }
 
 fn join_or(items: &[String]) -> String {

@@ -243,18 +243,15 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     };
 
     // Each list's description cut into words, once: for the group's name
-    // and for its cue words. Description `g`'s words are
-    // `description_tokens[description_ends[g - 1]..description_ends[g]]`.
-    let mut description_tokens = Vec::with_capacity(8 * lists.len());
-    let mut description_ends = Vec::with_capacity(lists.len());
+    // and for its cue words.
+    let mut descriptions = Vec::with_capacity(lists.len());
     let groups = read_groups(
         &lists,
         houses,
         &mut errors,
         &mut lexicon,
         &mut tokens,
-        &mut description_tokens,
-        &mut description_ends,
+        &mut descriptions,
     );
     if lists.is_empty() {
         errors.add(
@@ -267,15 +264,6 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     let (Some(houses), Some(groups)) = (houses, groups) else {
         return Err(ParseErrors::new(errors.list, errors.omitted));
     };
-    let mut from = 0;
-    let descriptions: Vec<&[Token]> = description_ends
-        .iter()
-        .map(|&end| {
-            let d = &description_tokens[from..end];
-            from = end;
-            d
-        })
-        .collect();
     let mut vocab = Vocabulary::with_lexicon(houses, &groups, &descriptions, lexicon, tokens);
 
     // Sentences become quoted labels and questions in the `.zebra` form, which
@@ -567,16 +555,14 @@ fn house_count(
     })
 }
 /// The groups of the lists, checked: names, sizes, duplicates. Each
-/// list's description's tokens are pushed to `description_tokens`, and
-/// where they end to `description_ends`.
+/// list's description's tokens are pushed to `descriptions`.
 fn read_groups(
     lists: &[ListSyn<'_>],
     houses: Option<u8>,
     errors: &mut Errors<'_>,
     lexicon: &mut Lexicon,
     tokens: &mut Vec<Token>,
-    description_tokens: &mut Vec<Token>,
-    description_ends: &mut Vec<usize>,
+    descriptions: &mut Vec<Vec<Token>>,
 ) -> Option<Vec<Group>> {
     let mut groups: Vec<Group> = Vec::with_capacity(lists.len().min(MAX_GROUPS));
     let mut ok = true;
@@ -591,8 +577,7 @@ fn read_groups(
             return None;
         }
         let mut name = group_name(list.description, g, lexicon, tokens);
-        description_tokens.extend_from_slice(tokens);
-        description_ends.push(description_tokens.len());
+        descriptions.push(tokens.clone());
         if groups.iter().any(|x| x.name == name) {
             let base = std::mem::take(&mut name);
             let mut k = 2;
