@@ -601,20 +601,9 @@ fn read_groups(
         let mut values: Vec<String> = Vec::with_capacity(list.values.len());
         for &(value, ref span) in &list.values {
             let value = text::nfc(value.trim()).into_owned();
-            // Most values are ASCII: a character a byte, no invisible one
-            // (every character `text::invisible` names is outside ASCII).
-            let ascii = value.is_ascii();
-            let chars = if ascii {
-                value.len()
-            } else {
-                value.chars().count()
-            };
+            let chars = value.chars().count();
             // A value has a word exactly when it has a letter or a digit.
-            let has_word = if ascii {
-                value.bytes().any(|b| b.is_ascii_alphanumeric())
-            } else {
-                value.chars().any(char::is_alphanumeric)
-            };
+            let has_word = value.chars().any(char::is_alphanumeric);
             if value.is_empty() || chars > MAX_NAME_CHARS || !has_word {
                 errors.add(
                     ErrorKind::BadName,
@@ -625,14 +614,10 @@ fn read_groups(
                 ok = false;
                 continue;
             }
-            let bad = if ascii {
-                value.bytes().find(u8::is_ascii_control).map(char::from)
-            } else {
-                value
-                    .chars()
-                    .find(|&c| text::invisible(c).is_some() || c.is_control())
-            };
-            if let Some(c) = bad {
+            if let Some(c) = value
+                .chars()
+                .find(|&c| text::invisible(c).is_some() || c.is_control())
+            {
                 errors.add(
                     ErrorKind::InvisibleCharacter,
                     span.clone(),
