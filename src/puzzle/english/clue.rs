@@ -61,14 +61,19 @@ pub(crate) struct Vocabulary<'g> {
     scratch: Scratch,
 }
 
-/// The values' words in a trie: node 0 is the root, `edges` maps (node,
-/// key id) to the child, and the values whose words end at a node (several:
-/// a name in two groups) are `values[offsets[node]..offsets[node + 1]]`, in
-/// the order they were inserted. One map for all edges and one list for all
-/// values rather than one a node: building the vocabulary is part of
-/// reading every puzzle.
+/// The values' words in a trie: node 0 is the root, `roots[key id]` is the
+/// root's child along that key (0 for none: the root is no one's child),
+/// `edges` maps (node, key id) to the child for the other nodes, and the
+/// values whose words end at a node (several: a name in two groups) are
+/// `values[offsets[node]..offsets[node + 1]]`, in the order they were
+/// inserted. One map for all edges and one list for all values rather than
+/// one a node: building the vocabulary is part of reading every puzzle.
+/// Every word of a sentence steps from the root, so that step is an index
+/// (key ids are small and dense: the lexicon's); most values are one word,
+/// so `edges` is mostly empty.
 #[derive(Debug)]
 struct Trie {
+    roots: Vec<u32>,
     edges: HashMap<(u32, WordId), u32>,
     /// The number of nodes, the root included.
     nodes: u32,
@@ -82,7 +87,8 @@ struct Trie {
 impl Trie {
     fn with_capacity(words: usize) -> Trie {
         Trie {
-            edges: HashMap::with_capacity(words),
+            roots: Vec::new(),
+            edges: HashMap::new(),
             nodes: 1,
             ends: Vec::with_capacity(words),
             offsets: Vec::new(),
@@ -92,6 +98,9 @@ impl Trie {
 
     /// The child of `node` along `key`.
     fn child(&self, node: u32, key: WordId) -> Option<u32> {
+        if node == 0 {
+            return self.roots.get(key as usize).copied().filter(|&c| c != 0);
+        }
         self.edges.get(&(node, key)).copied()
     }
 
@@ -103,7 +112,15 @@ impl Trie {
                 None => {
                     let child = self.nodes;
                     self.nodes += 1;
-                    self.edges.insert((node, k), child);
+                    if node == 0 {
+                        let k = k as usize;
+                        if self.roots.len() <= k {
+                            self.roots.resize(k + 1, 0);
+                        }
+                        self.roots[k] = child;
+                    } else {
+                        self.edges.insert((node, k), child);
+                    }
                     child
                 }
             };
@@ -258,7 +275,10 @@ impl<'g> Vocabulary<'g> {
             names: groups,
             scratch: Scratch {
                 tokens,
-                ..Scratch::default()
+                mentions: Vec::with_capacity(8),
+                values: Vec::with_capacity(8),
+                used: Vec::with_capacity(64),
+                refs: Vec::with_capacity(4),
             },
         }
     }
@@ -304,16 +324,27 @@ impl<'g> Vocabulary<'g> {
         out.clear();
         let mut i = 0;
         while i < tokens.len() {
+            // Most words start no value: one look at the root's children.
+            let Some(mut node) = self.trie.child(0, tokens[i].key) else {
+                i += 1;
+                continue;
+            };
             // The longest value starting at word `i`.
             let mut best: Option<(usize, u32)> = None;
-            let mut node = 0;
-            for (len, t) in tokens[i..].iter().enumerate() {
-                match self.trie.child(node, t.key) {
-                    Some(child) => node = child,
-                    None => break,
-                }
+            let mut len = 1;
+            loop {
                 if !self.trie.values_at(node).is_empty() {
-                    best = Some((len + 1, node));
+                    best = Some((len, node));
+                }
+                match tokens
+                    .get(i + len)
+                    .and_then(|t| self.trie.child(node, t.key))
+                {
+                    Some(child) => {
+                        node = child;
+                        len += 1;
+                    }
+                    None => break,
                 }
             }
             match best {
@@ -498,9 +529,10 @@ pub(crate) struct Unread {
 /// What a sentence says.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum Reading {
-    /// Constraints (one or more; several for `neither the top nor the
-    /// bottom floor`).
-    Relations(Vec<Relation>),
+    /// One constraint (nearly every sentence): no list to allocate.
+    One(Relation),
+    /// Several constraints (`neither the top nor the bottom floor`).
+    Several(Vec<Relation>),
     /// It restates the frame: no constraint.
     Frame,
 }
@@ -832,18 +864,18 @@ fn read_tokens(
                     });
                 }
                 let distance = d as u8;
-                return Ok(Reading::Relations(vec![if negated {
+                return Ok(Reading::One(if negated {
                     Relation::NotDistance { a, b, distance }
                 } else {
                     Relation::Distance { a, b, distance }
-                }]));
+                }));
             }
             if adjacent && n >= 2 {
-                return Ok(Reading::Relations(vec![if negated {
+                return Ok(Reading::One(if negated {
                     Relation::NotDistance { a, b, distance: 1 }
                 } else {
                     Relation::Distance { a, b, distance: 1 }
-                }]));
+                }));
             }
             if directions > 0 {
                 if immediate {
@@ -863,7 +895,7 @@ fn read_tokens(
                     } else {
                         Relation::Same { a, b, offset: 1 }
                     };
-                    return Ok(Reading::Relations(vec![relation]));
+                    return Ok(Reading::One(relation));
                 }
                 let op = match (direction < 0, negated) {
                     (true, false) => Cmp::Lt,
@@ -871,37 +903,39 @@ fn read_tokens(
                     (false, false) => Cmp::Gt,
                     (false, true) => Cmp::Le,
                 };
-                return Ok(Reading::Relations(vec![Relation::Compare {
+                return Ok(Reading::One(Relation::Compare {
                     left: Operand::Value(a),
                     op,
                     right: Operand::Value(b),
-                }]));
+                }));
             }
             if negated || (different && !same) {
-                return Ok(Reading::Relations(vec![Relation::Differ { a, b }]));
+                return Ok(Reading::One(Relation::Differ { a, b }));
             }
-            Ok(Reading::Relations(vec![Relation::Same { a, b, offset: 0 }]))
+            Ok(Reading::One(Relation::Same { a, b, offset: 0 }))
         }
         ([a], [r]) if !adjacent && !between && directions == 0 => {
             let a = *a;
-            Ok(Reading::Relations(match (&r.houses[..], negated) {
-                ([h], false) => vec![Relation::At { a, house: *h }],
-                (hs, false) => vec![Relation::In {
+            Ok(match (&r.houses[..], negated) {
+                ([h], false) => Reading::One(Relation::At { a, house: *h }),
+                (hs, false) => Reading::One(Relation::In {
                     a,
                     houses: sorted(hs),
-                }],
-                (hs, true) => sorted(hs)
-                    .into_iter()
-                    .map(|house| Relation::NotAt { a, house })
-                    .collect(),
-            }))
+                }),
+                (hs, true) => Reading::Several(
+                    sorted(hs)
+                        .into_iter()
+                        .map(|house| Relation::NotAt { a, house })
+                        .collect(),
+                ),
+            })
         }
         // `either the top or the bottom floor`: two references, one set.
         ([a], rs) if rs.len() > 1 && !adjacent && !between && directions == 0 => {
             let a = *a;
             let all: Vec<u8> = rs.iter().flat_map(|r| r.houses.iter().copied()).collect();
             let hs = sorted(&all);
-            Ok(Reading::Relations(if negated {
+            Ok(Reading::Several(if negated {
                 hs.into_iter()
                     .map(|house| Relation::NotAt { a, house })
                     .collect()
@@ -922,10 +956,10 @@ fn read_tokens(
                         "a house inside the street",
                     ));
                 }
-                return Ok(Reading::Relations(vec![Relation::At {
+                return Ok(Reading::One(Relation::At {
                     a,
                     house: target as u8,
-                }]));
+                }));
             }
             let op = match (direction < 0, negated) {
                 (true, false) => Cmp::Lt,
@@ -933,11 +967,11 @@ fn read_tokens(
                 (false, false) => Cmp::Gt,
                 (false, true) => Cmp::Le,
             };
-            Ok(Reading::Relations(vec![Relation::Compare {
+            Ok(Reading::One(Relation::Compare {
                 left: Operand::Value(a),
                 op,
                 right: Operand::House(h),
-            }]))
+            }))
         }
         ([mid, low, high], []) if between && !negated => {
             // `x is somewhere between a and b in that order`; without an
@@ -948,11 +982,11 @@ fn read_tokens(
                     "`X is somewhere between A and B, in that order`",
                 ));
             }
-            Ok(Reading::Relations(vec![Relation::Between {
+            Ok(Reading::One(Relation::Between {
                 low: Operand::Value(*low),
                 mid: Operand::Value(*mid),
                 high: Operand::Value(*high),
-            }]))
+            }))
         }
         // A sentence naming a whole group, or several of its values, with no
         // relation: it restates that they differ.

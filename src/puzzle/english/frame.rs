@@ -137,15 +137,17 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     let mut prose_count: Option<(u64, Range<usize>)> = None;
     let mut clue_header = false;
     for line in &lines {
-        let trimmed = line.text.trim();
+        // `trimmed` ends in no whitespace, nor does any of its suffixes.
+        let untrimmed_end = line.text.trim_start();
+        let trimmed = untrimmed_end.trim_end();
         if trimmed.is_empty() {
             continue;
         }
-        let lead = line.text.len() - line.text.trim_start().len();
+        let lead = line.text.len() - untrimmed_end.len();
         if let Some(body) = numbered(trimmed) {
             let at = line.start + lead + (trimmed.len() - body.len());
             clues.push(SentenceSyn {
-                text: body.trim_end(),
+                text: body,
                 start: at,
             });
             continue;
@@ -156,7 +158,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
         let body_at = line.start + lead + (trimmed.len() - body.len());
         if clue_header && bulleted && !body.is_empty() {
             clues.push(SentenceSyn {
-                text: body.trim_end(),
+                text: body,
                 start: body_at,
             });
             continue;
@@ -304,14 +306,8 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
             }
         }
     };
-    let clues: Vec<SentenceSyn<'_>> = clues
-        .into_iter()
-        .filter(|c| clean(c, &mut errors))
-        .collect();
-    let questions: Vec<SentenceSyn<'_>> = questions
-        .into_iter()
-        .filter(|q| clean(q, &mut errors))
-        .collect();
+    clues.retain(|c| clean(c, &mut errors));
+    questions.retain(|q| clean(q, &mut errors));
     let mut puzzle_clues = Vec::with_capacity(clues.len());
     let mut clue_spots = Vec::with_capacity(clues.len());
     for (i, c) in clues.iter().enumerate() {
@@ -326,7 +322,14 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
             break;
         }
         match clue::read(&mut vocab, c.text, c.start) {
-            Ok(Reading::Relations(relations)) => {
+            Ok(Reading::One(relation)) => {
+                puzzle_clues.push(Clue {
+                    label: Some(c.text.to_owned()),
+                    relation,
+                });
+                clue_spots.push(errors.spot(span));
+            }
+            Ok(Reading::Several(relations)) => {
                 for relation in relations {
                     puzzle_clues.push(Clue {
                         label: Some(c.text.to_owned()),
@@ -339,7 +342,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
             Err(u) => errors.unread(u),
         }
     }
-    let mut asks = Vec::new();
+    let mut asks = Vec::with_capacity(questions.len().min(MAX_ASKS));
     for (i, q) in questions.iter().enumerate() {
         if i == MAX_ASKS {
             errors.add(
@@ -436,18 +439,17 @@ struct Lines<'s> {
     long: Vec<(usize, usize)>,
 }
 
-/// The sentence of a numbered line (`12. Eric is ...`, `3) ...`).
+/// The sentence of a numbered line (`12. Eric is ...`, `3) ...`), a line
+/// that ends in no whitespace.
 fn numbered(line: &str) -> Option<&str> {
     let digits = line.bytes().take_while(u8::is_ascii_digit).count();
     if digits == 0 || digits > 6 {
         return None;
     }
     let rest = line[digits..].strip_prefix(['.', ')'])?;
-    if rest.starts_with(char::is_whitespace) && !rest.trim().is_empty() {
-        Some(rest.trim_start())
-    } else {
-        None
-    }
+    // Whitespace after the mark, then words.
+    let body = rest.trim_start();
+    (body.len() < rest.len() && !body.is_empty()).then_some(body)
 }
 
 /// An attribute list: words, a colon, then values.
@@ -562,7 +564,7 @@ fn read_groups(
     tokens: &mut Vec<Token>,
     descriptions: &mut Vec<Vec<Token>>,
 ) -> Option<Vec<Group>> {
-    let mut groups: Vec<Group> = Vec::new();
+    let mut groups: Vec<Group> = Vec::with_capacity(lists.len().min(MAX_GROUPS));
     let mut ok = true;
     for (g, list) in lists.iter().enumerate() {
         if g == MAX_GROUPS {
@@ -574,13 +576,16 @@ fn read_groups(
             );
             return None;
         }
-        let base = group_name(list.description, g, lexicon, tokens);
+        let mut name = group_name(list.description, g, lexicon, tokens);
         descriptions.push(tokens.clone());
-        let mut name = base.clone();
-        let mut k = 2;
-        while groups.iter().any(|x| x.name == name) {
+        if groups.iter().any(|x| x.name == name) {
+            let base = std::mem::take(&mut name);
+            let mut k = 2;
             name = format!("{base}{k}");
-            k += 1;
+            while groups.iter().any(|x| x.name == name) {
+                k += 1;
+                name = format!("{base}{k}");
+            }
         }
         if let Some(h) = houses {
             if list.values.len() > usize::from(h) {
@@ -671,79 +676,20 @@ pub(crate) fn group_name(
     lexicon: &mut Lexicon,
     tokens: &mut Vec<Token>,
 ) -> String {
+    let description = description.trim();
     let zebralogic = ZEBRALOGIC_COLUMNS
         .iter()
-        .find(|(words, _)| words.eq_ignore_ascii_case(description.trim()));
+        .find(|(words, _)| words.eq_ignore_ascii_case(description));
     if let Some(&(_, column)) = zebralogic {
         return column.to_owned();
     }
-    const COMMON: &[&str] = &[
-        "a",
-        "all",
-        "an",
-        "and",
-        "are",
-        "as",
-        "at",
-        "by",
-        "different",
-        "distinct",
-        "each",
-        "every",
-        "everyone",
-        "everybody",
-        "favorite",
-        "favourite",
-        "for",
-        "from",
-        "has",
-        "have",
-        "in",
-        "is",
-        "it",
-        "its",
-        "kind",
-        "level",
-        "of",
-        "on",
-        "own",
-        "owns",
-        "people",
-        "person",
-        "prefer",
-        "prefers",
-        "something",
-        "that",
-        "the",
-        "their",
-        "them",
-        "they",
-        "this",
-        "to",
-        "type",
-        "types",
-        "unique",
-        "use",
-        "uses",
-        "who",
-        "whose",
-        "with",
-        "houses",
-        "keep",
-        "keeps",
-        "lives",
-        "live",
-        "like",
-        "likes",
-        "accompanied",
-    ];
     let mut name = String::with_capacity(32);
     lexicon.tokens(description, 0, tokens);
     for t in tokens.iter() {
-        let norm = lexicon.text(t.word);
-        if COMMON.contains(&norm) {
+        if lexicon.is_name_common_word(t.word) {
             continue;
         }
+        let norm = lexicon.text(t.word);
         let single = words::singular(norm);
         let mut chars = single.chars();
         if let Some(first) = chars.next() {
@@ -756,7 +702,13 @@ pub(crate) fn group_name(
     }
     // At most 56 characters, so that a number added to tell two groups
     // apart keeps it within the name limit; in NFC, as names are compared.
-    let name: String = text::nfc(&name).chars().take(MAX_NAME_CHARS - 8).collect();
+    let short_ascii = name.is_ascii() && name.len() <= MAX_NAME_CHARS - 8;
+    let name = if short_ascii {
+        // In NFC and within the limit already.
+        name
+    } else {
+        text::nfc(&name).chars().take(MAX_NAME_CHARS - 8).collect()
+    };
     if name.is_empty() {
         format!("Group{}", g + 1)
     } else {
@@ -789,7 +741,7 @@ fn question(
 ) -> Result<Option<Ask>, Unread> {
     let question = Some(sentence.to_owned());
     let span = at..at + sentence.len();
-    let mut mentions = Vec::new();
+    let mut mentions = Vec::with_capacity(4);
     vocab.mentions(tokens, &mut mentions);
     // A question names few values; a mention with several candidates is
     // taken only if one candidate is left after the cue words.

@@ -151,7 +151,8 @@ pub(crate) fn read_clue(
     sentence: &str,
 ) -> Result<Vec<Relation>, Box<Diagnostic>> {
     match clue::read(vocab, sentence, 0) {
-        Ok(clue::Reading::Relations(r)) => Ok(r),
+        Ok(clue::Reading::One(r)) => Ok(vec![r]),
+        Ok(clue::Reading::Several(r)) => Ok(r),
         Ok(clue::Reading::Frame) => Ok(Vec::new()),
         Err(u) => Err(Box::new(Diagnostic {
             kind: u.kind,

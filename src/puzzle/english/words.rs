@@ -20,15 +20,18 @@
 //! numbers it spells are worked out once, when it is first seen. The words
 //! of the phrasing families that every puzzle uses (`the`, `person`,
 //! `directly`, `left`: [`PHRASING_VOCABULARY`], one table) are worked out
-//! once for all puzzles, in a table every lexicon shares. A clue then
-//! reads as integer comparisons, and a word costs one pass over its bytes
-//! (cut, lower-cased and hashed together) and one table lookup.
+//! once for all puzzles, in a table every lexicon shares. That table holds
+//! every word of the readers' word tables (phrasing words, numbers in
+//! words, stop words), so a puzzle's own new word is looked up in none of
+//! them. A clue then reads as integer comparisons, and a word costs one
+//! pass over its bytes (to cut it) and one lookup: a word of at most seven
+//! bytes (nearly every word) is one number, its short form, read from the
+//! text in one load, lower-cased by its case bits, and found and compared
+//! as that number; a longer word is hashed and compared a byte at a time.
 
 use std::borrow::Cow;
 use std::ops::Range;
 use std::sync::OnceLock;
-
-use hashbrown::HashTable;
 
 /// A string's id in a [`Lexicon`]: the index of its entry. Two ids of one
 /// lexicon are equal exactly when their strings are.
@@ -107,49 +110,40 @@ pub(crate) enum Kw {
     HouseNoun,
 }
 
+/// The phrasing words and the [`Kw`] each is: one table, read once, when
+/// the fixed vocabulary is built (every word here is in
+/// [`PHRASING_VOCABULARY`]; a test checks).
+#[rustfmt::skip]
+const KEYWORDS: &[(&str, Kw)] = &[
+    ("not", Kw::Not), ("never", Kw::Not), ("neither", Kw::Not), ("nor", Kw::Not),
+    ("next", Kw::Next), ("to", Kw::To), ("door", Kw::Door), ("by", Kw::By),
+    ("beside", Kw::Beside), ("adjacent", Kw::Adjacent), ("neighbor", Kw::Adjacent),
+    ("neighbors", Kw::Adjacent), ("neighbour", Kw::Adjacent), ("neighbours", Kw::Adjacent),
+    ("neighboring", Kw::Adjacent), ("neighbouring", Kw::Adjacent), ("left", Kw::Left),
+    ("before", Kw::Before), ("lower", Kw::Leftward), ("below", Kw::Leftward),
+    ("earlier", Kw::Leftward), ("precedes", Kw::Leftward), ("preceding", Kw::Leftward),
+    ("right", Kw::Right), ("after", Kw::After), ("higher", Kw::Rightward),
+    ("above", Kw::Rightward), ("later", Kw::Rightward), ("follows", Kw::Rightward),
+    ("following", Kw::Rightward), ("directly", Kw::Directly), ("immediately", Kw::Directly),
+    ("just", Kw::Directly), ("between", Kw::Between), ("same", Kw::Same),
+    ("different", Kw::Different), ("differ", Kw::Different), ("order", Kw::Order),
+    ("respectively", Kw::Order), ("middle", Kw::Middle), ("centre", Kw::Middle),
+    ("center", Kw::Middle), ("last", Kw::Last), ("top", Kw::Last), ("rightmost", Kw::Last),
+    ("final", Kw::Last), ("bottom", Kw::Bottom), ("leftmost", Kw::Bottom), ("far", Kw::Far),
+    ("end", Kw::End), ("ends", Kw::End), ("number", Kw::Number), ("one", Kw::One),
+    ("of", Kw::Of), ("where", Kw::Where), ("who", Kw::Who), ("which", Kw::Which),
+    ("what", Kw::What), ("whose", Kw::Whose), ("house", Kw::House), ("houses", Kw::Houses),
+    ("floors", Kw::Floors), ("position", Kw::Position), ("floor", Kw::HouseNoun),
+    ("positions", Kw::HouseNoun), ("home", Kw::HouseNoun), ("spot", Kw::HouseNoun),
+];
+
 impl Kw {
-    /// The phrasing word `norm` (in lower case) is.
+    /// The phrasing word `norm` (in lower case) is ([`KEYWORDS`]).
     fn of(norm: &str) -> Kw {
-        match norm {
-            "not" | "never" | "neither" | "nor" => Kw::Not,
-            "next" => Kw::Next,
-            "to" => Kw::To,
-            "door" => Kw::Door,
-            "by" => Kw::By,
-            "beside" => Kw::Beside,
-            "adjacent" | "neighbor" | "neighbors" | "neighbour" | "neighbours" | "neighboring"
-            | "neighbouring" => Kw::Adjacent,
-            "left" => Kw::Left,
-            "before" => Kw::Before,
-            "lower" | "below" | "earlier" | "precedes" | "preceding" => Kw::Leftward,
-            "right" => Kw::Right,
-            "after" => Kw::After,
-            "higher" | "above" | "later" | "follows" | "following" => Kw::Rightward,
-            "directly" | "immediately" | "just" => Kw::Directly,
-            "between" => Kw::Between,
-            "same" => Kw::Same,
-            "different" | "differ" => Kw::Different,
-            "order" | "respectively" => Kw::Order,
-            "middle" | "centre" | "center" => Kw::Middle,
-            "last" | "top" | "rightmost" | "final" => Kw::Last,
-            "bottom" | "leftmost" => Kw::Bottom,
-            "far" => Kw::Far,
-            "end" | "ends" => Kw::End,
-            "number" => Kw::Number,
-            "one" => Kw::One,
-            "of" => Kw::Of,
-            "where" => Kw::Where,
-            "who" => Kw::Who,
-            "which" => Kw::Which,
-            "what" => Kw::What,
-            "whose" => Kw::Whose,
-            "house" => Kw::House,
-            "houses" => Kw::Houses,
-            "floors" => Kw::Floors,
-            "position" => Kw::Position,
-            "floor" | "positions" | "home" | "spot" => Kw::HouseNoun,
-            _ => Kw::Other,
-        }
+        KEYWORDS
+            .iter()
+            .find(|(w, _)| *w == norm)
+            .map_or(Kw::Other, |&(_, kw)| kw)
     }
 
     /// Whether the word is a noun for a house, or a floor of one building.
@@ -167,9 +161,11 @@ struct Entry {
     /// The string's bytes in its [`Strings::text`]: `start..end`.
     start: u32,
     end: u32,
-    /// [`hash`] of the string: compared before the bytes, and kept for the
-    /// table's growth.
+    /// [`fingerprint`] of the string: the hash is compared before the
+    /// bytes and kept for the slots' growth; a string of at most
+    /// [`SHORT`] bytes is compared by its short form alone.
     hash: u64,
+    short: u64,
     // The fields below hold for a string seen as a word (`key` is not
     // `NO_KEY`); a key alone has the defaults.
     /// The id of the string's [`key`]; [`NO_KEY`] for a string interned
@@ -179,6 +175,9 @@ struct Entry {
     /// Whether the word says nothing of a group in a description
     /// ([`Lexicon::is_stop_word`]), once asked.
     stop: Option<bool>,
+    /// Whether the word is one of [`NAME_COMMON_WORDS`] (only a fixed
+    /// entry may be).
+    name_common: bool,
     /// [`cardinal`], [`ordinal`] and [`digits`] of the string.
     cardinal: Option<u64>,
     ordinal: Option<u64>,
@@ -188,11 +187,16 @@ struct Entry {
 /// [`Entry::key`] of a string not yet seen as a word.
 const NO_KEY: WordId = WordId::MAX;
 
-/// Interned strings and what is known of each, found by their [`hash`].
+/// Interned strings and what is known of each, found by their [`fingerprint`].
 #[derive(Debug)]
 struct Strings {
-    /// The entries' indices, by the [`hash`] of their string.
-    table: HashTable<WordId>,
+    /// The entries by the [`fingerprint`] of their string, in open addressing with
+    /// linear probing: a slot holds an entry's index + 1, or 0 when empty.
+    /// Invariant: a power of two long and at most half full, so that a
+    /// probe soon meets the entry or an empty slot (a word missing from the
+    /// fixed table, as most of a puzzle's own words are, costs about one
+    /// slot).
+    slots: Vec<u32>,
     entries: Vec<Entry>,
     /// Every string, one after the other.
     text: String,
@@ -202,10 +206,25 @@ impl Strings {
     /// No strings, with room for `n`.
     fn with_capacity(n: usize) -> Strings {
         Strings {
-            table: HashTable::with_capacity(n),
+            slots: vec![0; (2 * n).next_power_of_two().max(16)],
             entries: Vec::with_capacity(n),
             text: String::with_capacity(8 * n),
         }
+    }
+
+    /// The first slot to probe for `hash`.
+    fn home(&self, hash: u64) -> usize {
+        hash as usize & (self.slots.len() - 1)
+    }
+
+    /// Files entry `i` (of hash `hash`) in the first empty slot of its probe.
+    fn place(&mut self, hash: u64, i: WordId) {
+        let mask = self.slots.len() - 1;
+        let mut s = self.home(hash);
+        while self.slots[s] != 0 {
+            s = (s + 1) & mask;
+        }
+        self.slots[s] = i + 1;
     }
 
     /// The string of entry `i`.
@@ -213,16 +232,28 @@ impl Strings {
         &self.text.as_bytes()[e.start as usize..e.end as usize]
     }
 
-    /// The index of the entry of hash `hash` whose string `matches`.
-    fn find(&self, hash: u64, matches: impl Fn(&[u8]) -> bool) -> Option<WordId> {
-        let found = self.table.find(hash, |&i| {
+    /// The index of the entry of the string of [`fingerprint`] `(hash,
+    /// short)`; `matches` compares a long string's bytes.
+    fn find(&self, hash: u64, short: u64, matches: impl Fn(&[u8]) -> bool) -> Option<WordId> {
+        let mask = self.slots.len() - 1;
+        let mut s = self.home(hash);
+        loop {
+            let i = self.slots[s].checked_sub(1)?;
             let e = &self.entries[i as usize];
-            e.hash == hash && matches(self.bytes(e))
-        });
-        found.copied()
+            let hit = if short == LONG {
+                e.hash == hash && matches(self.bytes(e))
+            } else {
+                e.short == short
+            };
+            if hit {
+                return Some(i);
+            }
+            s = (s + 1) & mask;
+        }
     }
 
-    /// Adds `s`, of hash `hash`, not interned yet; returns its index.
+    /// Adds `s`, of hash `hash` ([`fingerprint`]), not interned yet;
+    /// returns its index.
     fn insert(&mut self, s: &str, hash: u64) -> WordId {
         let i = self.entries.len() as WordId;
         let start = self.text.len() as u32;
@@ -231,16 +262,24 @@ impl Strings {
             start,
             end: self.text.len() as u32,
             hash,
+            short: short_form(s.as_bytes()),
             key: NO_KEY,
             kw: Kw::Other,
             stop: None,
+            name_common: false,
             cardinal: None,
             ordinal: None,
             digits: None,
         });
-        let entries = &self.entries;
-        self.table
-            .insert_unique(hash, i, |&j| entries[j as usize].hash);
+        if 2 * self.entries.len() > self.slots.len() {
+            // Twice the slots, every entry filed again.
+            self.slots = vec![0; 2 * self.slots.len()];
+            for j in 0..self.entries.len() {
+                self.place(self.entries[j].hash, j as WordId);
+            }
+        } else {
+            self.place(hash, i);
+        }
         i
     }
 }
@@ -272,9 +311,11 @@ pub(crate) struct Lexicon {
 /// 1 to 5 from left to right`, `Each person has a unique ...`), the words
 /// of clues and questions around the values (`the person whose ... is`,
 /// `who lives in`, `next to each other`), and the numbers in words. They
-/// and their keys make the shared table every [`Lexicon`] starts with; a
-/// word missing here is interned at its first use in a puzzle, so the list
-/// is about speed alone.
+/// and their keys make the shared table every [`Lexicon`] starts with.
+/// Every word of [`KEYWORDS`], [`CARDINAL_WORDS`], [`ORDINAL_WORDS`],
+/// [`NAME_COMMON_WORDS`] and [`DESCRIPTION_STOP_WORDS`] must be here (a
+/// test checks): a puzzle's own words are never looked up in those tables. Any other word missing here is interned at its first
+/// use in a puzzle, so for the rest the list is about speed alone.
 #[rustfmt::skip]
 const PHRASING_VOCABULARY: &[&str] = &[
     // Articles, pronouns, verbs and joining words.
@@ -301,11 +342,18 @@ const PHRASING_VOCABULARY: &[&str] = &[
     // The frame's words.
     "occupied", "unique", "attribute", "attributes", "characteristic",
     "characteristics", "clue", "clues", "puzzle", "logic", "question",
-    "answer", "distinct", "kind", "type", "favorite", "favourite",
+    "answer", "distinct", "kind", "type", "types", "favorite", "favourite",
+    "all", "everyone", "everybody", "something", "level", "prefer", "prefers",
+    "use", "uses", "accompanied",
+    // The singulars of `does` and `has`, for the stop words.
+    "doe", "ha",
     // Numbers.
     "zero", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-    "ten", "eleven", "twelve", "first", "second", "third", "fourth", "fifth",
-    "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh", "twelfth",
+    "ten", "eleven", "twelve", "thirteen", "fourteen", "fifteen", "sixteen",
+    "seventeen", "eighteen", "nineteen", "twenty", "first", "second", "third",
+    "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth",
+    "eleventh", "twelfth", "thirteenth", "fourteenth", "fifteenth",
+    "sixteenth", "seventeenth", "eighteenth", "nineteenth", "twentieth",
 ];
 
 /// Room a new lexicon keeps for the strings of one puzzle (a 6x6 one has
@@ -336,6 +384,8 @@ impl Lexicon {
             }
             for id in 0..build.own.entries.len() {
                 build.is_stop_word(id as WordId);
+                let common = NAME_COMMON_WORDS.binary_search(&build.text(id as WordId));
+                build.own.entries[id].name_common = common.is_ok();
             }
             build.own
         });
@@ -344,6 +394,13 @@ impl Lexicon {
             own: Strings::with_capacity(ROOM),
             lower: String::new(),
         }
+    }
+
+    /// Whether this lexicon is building the fixed table (it has none to
+    /// start from): only then are the fixed tables of words consulted
+    /// ([`PHRASING_VOCABULARY`]).
+    fn building_fixed(&self) -> bool {
+        self.fixed.entries.is_empty()
     }
 
     /// The entry of `id`.
@@ -355,14 +412,14 @@ impl Lexicon {
         }
     }
 
-    /// The id of a string of hash `hash` that `matches`, if it was
-    /// interned.
-    fn probe(&self, hash: u64, matches: impl Fn(&[u8]) -> bool) -> Option<WordId> {
-        if let Some(id) = self.fixed.find(hash, &matches) {
+    /// The id of the string of [`fingerprint`] `(hash, short)`, if it was
+    /// interned; `matches` compares a long string's bytes.
+    fn probe(&self, hash: u64, short: u64, matches: impl Fn(&[u8]) -> bool) -> Option<WordId> {
+        if let Some(id) = self.fixed.find(hash, short, &matches) {
             return Some(id);
         }
         let base = self.fixed.entries.len() as WordId;
-        self.own.find(hash, matches).map(|i| base + i)
+        self.own.find(hash, short, matches).map(|i| base + i)
     }
 
     /// Whether `id` is a word that says nothing of which group a
@@ -374,11 +431,23 @@ impl Lexicon {
             return stop;
         }
         let norm = self.text(id);
-        let stop = is_description_stop_word(norm) || is_description_stop_word(&singular(norm));
+        // Every stop word is fixed, with its answer (a test checks): a
+        // puzzle's own word is one only through a singular other than
+        // itself.
+        let single = singular(norm);
+        let changed = !std::ptr::eq(single.as_ref(), norm);
+        let stop = (self.building_fixed() && is_description_stop_word(norm))
+            || (changed && is_description_stop_word(&single));
         // Every fixed entry has its answer already.
         let j = id as usize - self.fixed.entries.len();
         self.own.entries[j].stop = Some(stop);
         stop
+    }
+
+    /// Whether `id` is a word a group's name leaves out
+    /// ([`NAME_COMMON_WORDS`]).
+    pub(crate) fn is_name_common_word(&self, id: WordId) -> bool {
+        self.entry(id).name_common
     }
 
     /// The string of `id`.
@@ -408,15 +477,16 @@ impl Lexicon {
 
     /// The id of `s`, if it was interned.
     pub(crate) fn find(&self, s: &str) -> Option<WordId> {
-        self.probe(hash(s.as_bytes()), |t| same(t, s.as_bytes()))
+        let (hash, short) = fingerprint(s.as_bytes());
+        self.probe(hash, short, |t| same(t, s.as_bytes()))
     }
 
     /// The id of `s`, interned if new. A string interned this way (a key)
     /// is not yet a word: its key, phrasing word and numbers are worked out
     /// when [`Lexicon::tokens`] first meets it as a word.
     pub(crate) fn intern(&mut self, s: &str) -> WordId {
-        let hash = hash(s.as_bytes());
-        match self.probe(hash, |t| same(t, s.as_bytes())) {
+        let (hash, short) = fingerprint(s.as_bytes());
+        match self.probe(hash, short, |t| same(t, s.as_bytes())) {
             Some(id) => id,
             None => self.fixed.entries.len() as WordId + self.own.insert(s, hash),
         }
@@ -436,27 +506,38 @@ impl Lexicon {
         }
         // First seen as a word: what the readers ask of a word, worked out
         // (an entry of the puzzle's own: every fixed entry is a word).
-        let kw = Kw::of(norm);
+        // Every phrasing word and number in words is in the fixed table (a
+        // test checks), so a puzzle's own word is no phrasing word and
+        // spells a number only in digits; only the fixed table's building
+        // looks words up in those tables.
+        let building_fixed = self.building_fixed();
         let key = match key(norm) {
             k if k == norm => id,
             k => self.intern(&k),
+        };
+        let digits = digits(norm);
+        let (kw, cardinal, ordinal) = if building_fixed {
+            (Kw::of(norm), cardinal(norm), ordinal(norm))
+        } else {
+            (Kw::Other, digits, ordinal_digits(norm))
         };
         let j = id as usize - self.fixed.entries.len();
         let entry = &mut self.own.entries[j];
         entry.key = key;
         entry.kw = kw;
-        entry.cardinal = cardinal(norm);
-        entry.ordinal = ordinal(norm);
-        entry.digits = digits(norm);
+        entry.cardinal = cardinal;
+        entry.ordinal = ordinal;
+        entry.digits = digits;
         (id, key, kw)
     }
 
     /// Cuts `text` into `out` (cleared first); spans are offset by `base`.
     ///
     /// One pass over the bytes: a word of ASCII letters and digits (nearly
-    /// every word) is hashed in lower case as it is scanned and found in the
-    /// table without a copy; other words take [`Lexicon::push_word`]'s
-    /// general path.
+    /// every word) is found in the table from the text itself, without a
+    /// copy (a word of at most [`SHORT`] bytes by one load of its bytes,
+    /// [`lower_short`]); other words take [`Lexicon::push_word`]'s general
+    /// path.
     pub(crate) fn tokens(&mut self, text: &str, base: usize, out: &mut Vec<Token>) {
         self.tokens_while(text, base, out, |_, _| true);
     }
@@ -490,19 +571,16 @@ impl Lexicon {
                 }
             }
             // A word: letters, digits, combining marks, and one apostrophe.
-            // Its ASCII letters and digits first, hashed in lower case as
-            // they are scanned (the whole of nearly every word).
+            // Its ASCII letters and digits first (the whole of nearly every
+            // word).
             let start = i;
             let mut seen = 0u8;
-            let mut h = 0;
             while let Some(&b) = bytes.get(i) {
                 let class = BYTE_CLASS[usize::from(b)];
                 if class == 0 {
                     break;
                 }
                 seen |= class;
-                // A letter's lower case, a digit itself.
-                h = hash_step(h, b | 0x20);
                 i += 1;
             }
             // The rest of the word, if an apostrophe or a character outside
@@ -533,10 +611,16 @@ impl Lexicon {
                     break;
                 }
             }
-            let word = &text[start..i];
             if seen & (DIGIT | OTHER) == 0 {
-                self.push_plain(word, hash_finish(h), base + start, out);
-            } else if seen & DIGIT == 0 {
+                let short = lower_short(bytes, start, i - start);
+                self.push_plain(&bytes[start..i], short, base + start, out);
+                if !more(self, out) {
+                    return;
+                }
+                continue;
+            }
+            let word = &text[start..i];
+            if seen & DIGIT == 0 {
                 self.push_word(word, base + start, false, out);
             } else {
                 // A letter followed by a digit starts a new token (`F150`
@@ -561,12 +645,17 @@ impl Lexicon {
     }
 
     /// Pushes the token of `raw`, ASCII letters and digits whose lower case
-    /// has hash `hash`.
-    fn push_plain(&mut self, raw: &str, hash: u64, at: usize, out: &mut Vec<Token>) {
-        let r = raw.as_bytes();
+    /// has short form `short` ([`lower_short`]).
+    fn push_plain(&mut self, raw: &[u8], short: u64, at: usize, out: &mut Vec<Token>) {
+        let r = raw;
         // The stored string is in lower case: a letter's case bit set is
         // its lower case, and a digit has that bit set already.
-        let found = self.probe(hash, |t| {
+        let hash = if short == LONG {
+            hash_finish(r.iter().fold(0, |h, &b| hash_step(h, b | 0x20)))
+        } else {
+            hash_short(short)
+        };
+        let found = self.probe(hash, short, |t| {
             t.len() == r.len() && t.iter().zip(r).all(|(&x, &y)| x == y | 0x20)
         });
         let (word, key, kw) = match found {
@@ -579,8 +668,7 @@ impl Lexicon {
             _ => {
                 let mut lower = std::mem::take(&mut self.lower);
                 lower.clear();
-                lower.push_str(raw);
-                lower.make_ascii_lowercase();
+                lower.extend(raw.iter().map(|&b| char::from(b.to_ascii_lowercase())));
                 let id = match found {
                     Some(id) => id,
                     None => self.fixed.entries.len() as WordId + self.own.insert(&lower, hash),
@@ -603,8 +691,8 @@ impl Lexicon {
     /// tokens; `plain` is [`is_plain`] of `raw`.
     fn push_word(&mut self, raw: &str, at: usize, plain: bool, out: &mut Vec<Token>) {
         if plain {
-            let h = raw.bytes().fold(0, |h, b| hash_step(h, b | 0x20));
-            self.push_plain(raw, hash_finish(h), at, out);
+            let short = lower_short(raw.as_bytes(), 0, raw.len());
+            self.push_plain(raw.as_bytes(), short, at, out);
             return;
         }
         let lower = if raw.is_ascii() {
@@ -661,23 +749,73 @@ impl Lexicon {
     }
 }
 
-/// The hash of a string for [`Lexicon`]'s table: a byte at a time through
-/// a rotate-xor-multiply (the FxHash step, [`hash_step`]), then
+/// The longest string that has a short form: nearly every word.
+const SHORT: usize = 7;
+
+/// The short form of a longer string: no short form has it (a short
+/// form's top byte is its length, at most [`SHORT`]).
+const LONG: u64 = u64::MAX;
+
+/// A string of at most [`SHORT`] bytes as one number: its bytes, first
+/// byte lowest, and its length in the top byte, so that two such strings
+/// are equal exactly when their short forms are; [`LONG`] for a longer
+/// string.
+fn short_form(bytes: &[u8]) -> u64 {
+    if bytes.len() > SHORT {
+        return LONG;
+    }
+    let packed = bytes.iter().rev().fold(0, |p, &b| p << 8 | u64::from(b));
+    packed | (bytes.len() as u64) << 56
+}
+
+/// The [`short_form`] of the lower case of `bytes[start..start + n]`,
+/// ASCII letters and digits, with one load of 8 bytes where the text has
+/// them (nearly always).
+fn lower_short(bytes: &[u8], start: usize, n: usize) -> u64 {
+    if n > SHORT {
+        return LONG;
+    }
+    let mask = (1u64 << (8 * n)) - 1;
+    let packed = match bytes.get(start..).and_then(<[u8]>::first_chunk::<8>) {
+        Some(chunk) => u64::from_le_bytes(*chunk) & mask,
+        None => short_form(&bytes[start..start + n]) & mask,
+    };
+    // A letter's case bit set is its lower case; a digit has it set already.
+    packed | (0x2020_2020_2020_2020 & mask) | (n as u64) << 56
+}
+
+/// A string's fingerprint for [`Lexicon`]'s tables: its hash and its
+/// [`short_form`]. A short string's hash is [`hash_short`] of its short
+/// form; a longer one's goes a byte at a time through a
+/// rotate-xor-multiply (the FxHash step, [`hash_step`]), then
 /// [`hash_finish`]. Words are short and the table private, so a hash that
 /// resists chosen collisions buys nothing here; the text's size bounds the
 /// table.
-fn hash(bytes: &[u8]) -> u64 {
-    hash_finish(bytes.iter().fold(0, |h, &b| hash_step(h, b)))
+fn fingerprint(bytes: &[u8]) -> (u64, u64) {
+    let short = short_form(bytes);
+    if short == LONG {
+        let h = bytes.iter().fold(0, |h, &b| hash_step(h, b));
+        (hash_finish(h), short)
+    } else {
+        (hash_short(short), short)
+    }
 }
 
-/// One byte into [`hash`]: the tokenizer hashes a word as it scans it.
+/// The hash of a short form: its high bytes folded into the low ones,
+/// multiplied, then [`hash_finish`].
+fn hash_short(short: u64) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5;
+    hash_finish((short ^ (short >> 29)).wrapping_mul(K))
+}
+
+/// One byte into a long string's hash ([`fingerprint`]).
 fn hash_step(h: u64, b: u8) -> u64 {
     const K: u64 = 0xf135_7aea_2e62_a9c5;
     (h.rotate_left(5) ^ u64::from(b)).wrapping_mul(K)
 }
 
-/// The end of [`hash`]: the high half folded into the low one, because the
-/// table takes its slot from the low bits.
+/// The end of a hash ([`fingerprint`]): the high half folded into the low
+/// one, because the table takes its slot from the low bits.
 fn hash_finish(h: u64) -> u64 {
     h ^ (h >> 32)
 }
@@ -918,6 +1056,71 @@ fn is_description_stop_word(word: &str) -> bool {
     DESCRIPTION_STOP_WORDS.binary_search(&word).is_ok()
 }
 
+/// The words a group's name leaves out of its description's words (the
+/// frame's `group_name`): those common to every description. Sorted, and
+/// all in [`PHRASING_VOCABULARY`] (a test checks both), so that the fixed
+/// table marks them once ([`Lexicon::is_name_common_word`]).
+const NAME_COMMON_WORDS: &[&str] = &[
+    "a",
+    "accompanied",
+    "all",
+    "an",
+    "and",
+    "are",
+    "as",
+    "at",
+    "by",
+    "different",
+    "distinct",
+    "each",
+    "every",
+    "everybody",
+    "everyone",
+    "favorite",
+    "favourite",
+    "for",
+    "from",
+    "has",
+    "have",
+    "houses",
+    "in",
+    "is",
+    "it",
+    "its",
+    "keep",
+    "keeps",
+    "kind",
+    "level",
+    "like",
+    "likes",
+    "live",
+    "lives",
+    "of",
+    "on",
+    "own",
+    "owns",
+    "people",
+    "person",
+    "prefer",
+    "prefers",
+    "something",
+    "that",
+    "the",
+    "their",
+    "them",
+    "they",
+    "this",
+    "to",
+    "type",
+    "types",
+    "unique",
+    "use",
+    "uses",
+    "who",
+    "whose",
+    "with",
+];
+
 /// Words of a group's description that say nothing about which group it
 /// is, sorted (a test checks) for [`is_description_stop_word`].
 const DESCRIPTION_STOP_WORDS: &[&str] = &[
@@ -1039,37 +1242,39 @@ const IRREGULAR: &[(&str, &str)] = &[
     ("women", "woman"),
 ];
 
+/// The numbers in words [`cardinal`] reads, `zero` to `twenty`, in order.
+const CARDINAL_WORDS: [&str; 21] = [
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+    "thirteen",
+    "fourteen",
+    "fifteen",
+    "sixteen",
+    "seventeen",
+    "eighteen",
+    "nineteen",
+    "twenty",
+];
+
 /// The number a word spells, for counts: `one` to `twenty`, or digits.
 pub(crate) fn cardinal(norm: &str) -> Option<u64> {
-    const WORDS: [&str; 21] = [
-        "zero",
-        "one",
-        "two",
-        "three",
-        "four",
-        "five",
-        "six",
-        "seven",
-        "eight",
-        "nine",
-        "ten",
-        "eleven",
-        "twelve",
-        "thirteen",
-        "fourteen",
-        "fifteen",
-        "sixteen",
-        "seventeen",
-        "eighteen",
-        "nineteen",
-        "twenty",
-    ];
     // The words above start with one of these letters.
-    static FILTER: Filter = Filter::of(&WORDS);
+    static FILTER: Filter = Filter::of(&CARDINAL_WORDS);
     if !FILTER.admits(norm) {
         return digits(norm);
     }
-    if let Some(n) = WORDS.iter().position(|w| *w == norm) {
+    if let Some(n) = CARDINAL_WORDS.iter().position(|w| *w == norm) {
         return Some(n as u64);
     }
     digits(norm)
@@ -1084,38 +1289,45 @@ pub(crate) fn digits(norm: &str) -> Option<u64> {
     }
 }
 
+/// The ordinals in words [`ordinal`] reads, `first` to `twentieth`, in
+/// order.
+const ORDINAL_WORDS: [&str; 20] = [
+    "first",
+    "second",
+    "third",
+    "fourth",
+    "fifth",
+    "sixth",
+    "seventh",
+    "eighth",
+    "ninth",
+    "tenth",
+    "eleventh",
+    "twelfth",
+    "thirteenth",
+    "fourteenth",
+    "fifteenth",
+    "sixteenth",
+    "seventeenth",
+    "eighteenth",
+    "nineteenth",
+    "twentieth",
+];
+
 /// The position an ordinal spells: `first` or `1st` is 1.
 pub(crate) fn ordinal(norm: &str) -> Option<u64> {
-    const WORDS: [&str; 20] = [
-        "first",
-        "second",
-        "third",
-        "fourth",
-        "fifth",
-        "sixth",
-        "seventh",
-        "eighth",
-        "ninth",
-        "tenth",
-        "eleventh",
-        "twelfth",
-        "thirteenth",
-        "fourteenth",
-        "fifteenth",
-        "sixteenth",
-        "seventeenth",
-        "eighteenth",
-        "nineteenth",
-        "twentieth",
-    ];
-    let first = norm.as_bytes().first().copied().unwrap_or(0);
-    static FILTER: Filter = Filter::of(&WORDS);
+    static FILTER: Filter = Filter::of(&ORDINAL_WORDS);
     if FILTER.admits(norm) {
-        if let Some(n) = WORDS.iter().position(|w| *w == norm) {
+        if let Some(n) = ORDINAL_WORDS.iter().position(|w| *w == norm) {
             return Some(n as u64 + 1);
         }
     }
-    if !first.is_ascii_digit() {
+    ordinal_digits(norm)
+}
+
+/// The position an ordinal in digits spells: `1st` is 1, `22nd` is 22.
+fn ordinal_digits(norm: &str) -> Option<u64> {
+    if !norm.as_bytes().first().is_some_and(u8::is_ascii_digit) {
         return None;
     }
     let split = norm.find(|c: char| !c.is_ascii_digit())?;
@@ -1260,6 +1472,19 @@ mod tests {
             assert_eq!(e.ordinal, ordinal(w), "{w}");
             assert_eq!(e.digits, digits(w), "{w}");
         }
+        // Every phrasing word and number in words is fixed: a puzzle's own
+        // word is none of them.
+        let tables = KEYWORDS.iter().map(|(w, _)| w);
+        let tables = tables.chain(&CARDINAL_WORDS).chain(&ORDINAL_WORDS);
+        let tables = tables.chain(NAME_COMMON_WORDS);
+        for w in tables.chain(DESCRIPTION_STOP_WORDS) {
+            assert!(PHRASING_VOCABULARY.contains(w), "{w}");
+        }
+        assert!(NAME_COMMON_WORDS.windows(2).all(|w| w[0] < w[1]));
+        for w in NAME_COMMON_WORDS {
+            assert!(lex.is_name_common_word(lex.find(w).expect("fixed")), "{w}");
+        }
+        assert!(!lex.is_name_common_word(lex.find("left").expect("fixed")));
         // Every fixed entry is a word, keys included, and knows whether
         // it is a stop word.
         for id in 0..lex.fixed.entries.len() as WordId {
@@ -1274,6 +1499,26 @@ mod tests {
         assert!(t[1].word as usize >= lex.fixed.entries.len());
         assert_eq!(own.text(t[1].word), "zebra");
         assert_eq!(t[3].kw, Kw::Left);
+    }
+
+    #[test]
+    fn short_forms_tell_strings_apart_and_lower_the_case() {
+        // Equal exactly when the strings are, up to SHORT bytes.
+        assert_ne!(short_form(b"abcdefg"), short_form(b"abcdefh"));
+        assert_ne!(short_form(b"a"), short_form(b"a\0"));
+        assert_ne!(short_form(b""), LONG);
+        assert_eq!(short_form(b"abcdefgh"), LONG);
+        // From the middle of a text (one load) and from its end (fewer
+        // than 8 bytes left), the lower case's short form.
+        let text = b"Horses and HORSES";
+        assert_eq!(lower_short(text, 0, 6), short_form(b"horses"));
+        assert_eq!(lower_short(text, 11, 6), short_form(b"horses"));
+        assert_eq!(lower_short(b"F150", 1, 3), short_form(b"150"));
+        assert_eq!(lower_short(text, 0, 8), LONG);
+        // A long word is found by its bytes, a short one by its form.
+        let (lex, t) = cut("Horses neighbourhood NEIGHBOURHOOD");
+        assert_eq!(lex.find("horses"), Some(t[0].word));
+        assert_eq!(t[1].word, t[2].word);
     }
 
     #[test]
