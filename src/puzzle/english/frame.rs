@@ -701,13 +701,23 @@ pub(crate) fn group_name(
         }
     }
     // At most 56 characters, so that a number added to tell two groups
-    // apart keeps it within the name limit; in NFC, as names are compared.
+    // apart keeps it within the name limit; in NFC, as names are compared;
+    // without the characters that draw as nothing, which the `.zebra` form
+    // refuses in a name (a description's words may carry them).
     let short_ascii = name.is_ascii() && name.len() <= MAX_NAME_CHARS - 8;
     let name = if short_ascii {
-        // In NFC and within the limit already.
+        // In NFC and within the limit already, and no ASCII character is
+        // invisible.
         name
     } else {
-        text::nfc(&name).chars().take(MAX_NAME_CHARS - 8).collect()
+        let visible: String = name
+            .chars()
+            .filter(|&c| text::invisible(c).is_none() && !c.is_control())
+            .collect();
+        text::nfc(&visible)
+            .chars()
+            .take(MAX_NAME_CHARS - 8)
+            .collect()
     };
     if name.is_empty() {
         format!("Group{}", g + 1)
