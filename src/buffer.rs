@@ -2,8 +2,8 @@
 //! subscriptions' storage, kept across reloads of one solver.
 
 /// Empties `v` and gives it room for `n` elements: its own storage when
-/// that is large enough, else a new allocation. The contents are not kept,
-/// so there is nothing to copy, as `reserve` would be ready to.
+/// that is large enough, else a new allocation in its place (the contents
+/// are not kept, so none of `reserve`'s growth path is needed).
 #[inline]
 pub(crate) fn make_room<T>(v: &mut Vec<T>, n: usize) {
     v.clear();

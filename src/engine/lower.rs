@@ -152,7 +152,7 @@ impl<'c> Permutations<'c> {
             return None;
         }
         let unshifted = |slot: &'c Slot| match &slot.prop {
-            AnyPropagator::AllDifferentDomain(all) if !all.shifted && !all.repeats => Some(all),
+            AnyPropagator::AllDifferentDomain(all) if !all.shifted() && !all.repeats => Some(all),
             _ => None,
         };
         // The same variables, none twice: the same place among the group

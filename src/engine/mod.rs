@@ -1457,7 +1457,7 @@ mod tests {
                     AnyPropagator::AllDifferentDomain(all) => {
                         let group = sorted(all.vars.of(groups));
                         let distinct = group.windows(2).all(|w| w[0] != w[1]);
-                        group == vars && distinct && !all.shifted
+                        group == vars && distinct && !all.shifted()
                     }
                     _ => false,
                 };

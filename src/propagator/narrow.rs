@@ -590,7 +590,7 @@ impl<'a, Q: Queue> Narrow<'a> for Untraced<'a, Q> {
 
     #[inline(always)]
     fn offsets(&self, at: Group) -> &'a [i32] {
-        &self.lists.offsets[at.range()]
+        at.of(self.lists.offsets)
     }
 
     fn custom(&self, i: u32) -> &'a (dyn Propagator + Send + Sync) {

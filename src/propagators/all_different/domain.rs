@@ -36,8 +36,6 @@ pub(crate) struct AllDifferentDomain {
     pub(crate) offsets: Group,
     /// Some variable occurs twice, so the filtering may not be idempotent.
     pub(crate) repeats: bool,
-    /// Some offset is not zero (`offsets` is not empty).
-    pub(crate) shifted: bool,
     /// For a group in order (see [`AllDifferentDomain::in_order`], which
     /// is `all != 0`), one bit a position; zero otherwise. Its runs read
     /// this and [`first`](Self::first) rather than derive them from
@@ -74,8 +72,13 @@ impl AllDifferentDomain {
             all,
             vars: group,
             offsets,
-            shifted,
         }
+    }
+
+    /// Some offset is not zero (`offsets` is not empty).
+    #[inline(always)]
+    pub(crate) fn shifted(&self) -> bool {
+        self.offsets.len() != 0
     }
 
     /// At most eight variables, `first..first + n` in order, unshifted:
@@ -132,7 +135,7 @@ impl AllDifferentDomain {
                 *d = bits;
             }
             fixed = ctx.fixed_range(first, n);
-        } else if self.shifted {
+        } else if self.shifted() {
             // Two loops, so the common unshifted one tests nothing per
             // position but the variable's index.
             let offsets = ctx.offsets(self.offsets);
@@ -245,7 +248,7 @@ impl AllDifferentDomain {
     ) -> Result<(), Conflict> {
         let offsets = ctx.offsets(self.offsets);
         for i in ones(narrowed) {
-            let keep = if self.shifted {
+            let keep = if self.shifted() {
                 shift(dom[i], -offsets[i])
             } else {
                 dom[i]
@@ -438,7 +441,6 @@ mod tests {
             repeats: has_repeats(&vars),
             offsets: whole(&offsets),
             vars: whole(&vars),
-            shifted,
             first: 0,
             all: 0,
         };

@@ -578,14 +578,14 @@ fn read_groups(
         }
         let mut name = group_name(list.description, g, lexicon, tokens);
         descriptions.push(tokens.clone());
-        if groups.iter().any(|x| x.name == name) {
+        let taken = |name: &str| groups.iter().any(|x| x.name == name);
+        if taken(&name) {
+            // The first free name of `Name2`, `Name3`, ...
             let base = std::mem::take(&mut name);
-            let mut k = 2;
-            name = format!("{base}{k}");
-            while groups.iter().any(|x| x.name == name) {
-                k += 1;
-                name = format!("{base}{k}");
-            }
+            name = (2..)
+                .map(|k| format!("{base}{k}"))
+                .find(|n| !taken(n))
+                .expect("fewer groups than numbers");
         }
         if let Some(h) = houses {
             if list.values.len() > usize::from(h) {
@@ -691,34 +691,22 @@ pub(crate) fn group_name(
         }
         let norm = lexicon.text(t.word);
         let single = words::singular(norm);
-        let mut chars = single.chars();
+        // Without the characters that draw as nothing (none is ASCII),
+        // which the `.zebra` form refuses in a name (a description's words
+        // may carry them).
+        let visible = |&c: &char| c.is_ascii() || text::invisible(c).is_none();
+        let mut chars = single.chars().filter(visible);
         if let Some(first) = chars.next() {
             name.extend(first.to_uppercase());
-            name.push_str(chars.as_str());
+            name.extend(chars);
         }
         if name.len() > MAX_NAME_CHARS * 4 {
             break;
         }
     }
     // At most 56 characters, so that a number added to tell two groups
-    // apart keeps it within the name limit; in NFC, as names are compared;
-    // without the characters that draw as nothing, which the `.zebra` form
-    // refuses in a name (a description's words may carry them).
-    let short_ascii = name.is_ascii() && name.len() <= MAX_NAME_CHARS - 8;
-    let name = if short_ascii {
-        // In NFC and within the limit already, and no ASCII character is
-        // invisible.
-        name
-    } else {
-        let visible: String = name
-            .chars()
-            .filter(|&c| text::invisible(c).is_none() && !c.is_control())
-            .collect();
-        text::nfc(&visible)
-            .chars()
-            .take(MAX_NAME_CHARS - 8)
-            .collect()
-    };
+    // apart keeps it within the name limit; in NFC, as names are compared.
+    let name: String = text::nfc(&name).chars().take(MAX_NAME_CHARS - 8).collect();
     if name.is_empty() {
         format!("Group{}", g + 1)
     } else {

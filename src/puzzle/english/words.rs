@@ -435,9 +435,8 @@ impl Lexicon {
         // puzzle's own word is one only through a singular other than
         // itself.
         let single = singular(norm);
-        let changed = !std::ptr::eq(single.as_ref(), norm);
         let stop = (self.building_fixed() && is_description_stop_word(norm))
-            || (changed && is_description_stop_word(&single));
+            || (single != norm && is_description_stop_word(&single));
         // Every fixed entry has its answer already.
         let j = id as usize - self.fixed.entries.len();
         self.own.entries[j].stop = Some(stop);
@@ -614,15 +613,10 @@ impl Lexicon {
             if seen & (DIGIT | OTHER) == 0 {
                 let short = lower_short(bytes, start, i - start);
                 self.push_plain(&bytes[start..i], short, base + start, out);
-                if !more(self, out) {
-                    return;
-                }
-                continue;
-            }
-            let word = &text[start..i];
-            if seen & DIGIT == 0 {
-                self.push_word(word, base + start, false, out);
+            } else if seen & DIGIT == 0 {
+                self.push_word(&text[start..i], base + start, false, out);
             } else {
+                let word = &text[start..i];
                 // A letter followed by a digit starts a new token (`F150`
                 // and `F-150` are both `f`, `150`); `1st` stays one token.
                 let mut from = 0;
@@ -647,16 +641,15 @@ impl Lexicon {
     /// Pushes the token of `raw`, ASCII letters and digits whose lower case
     /// has short form `short` ([`lower_short`]).
     fn push_plain(&mut self, raw: &[u8], short: u64, at: usize, out: &mut Vec<Token>) {
-        let r = raw;
         // The stored string is in lower case: a letter's case bit set is
         // its lower case, and a digit has that bit set already.
         let hash = if short == LONG {
-            hash_finish(r.iter().fold(0, |h, &b| hash_step(h, b | 0x20)))
+            hash_long(raw.iter().map(|&b| b | 0x20))
         } else {
             hash_short(short)
         };
         let found = self.probe(hash, short, |t| {
-            t.len() == r.len() && t.iter().zip(r).all(|(&x, &y)| x == y | 0x20)
+            t.len() == raw.len() && t.iter().zip(raw).all(|(&x, &y)| x == y | 0x20)
         });
         let (word, key, kw) = match found {
             Some(id) if self.entry(id).key != NO_KEY => {
@@ -794,11 +787,15 @@ fn lower_short(bytes: &[u8], start: usize, n: usize) -> u64 {
 fn fingerprint(bytes: &[u8]) -> (u64, u64) {
     let short = short_form(bytes);
     if short == LONG {
-        let h = bytes.iter().fold(0, |h, &b| hash_step(h, b));
-        (hash_finish(h), short)
+        (hash_long(bytes.iter().copied()), short)
     } else {
         (hash_short(short), short)
     }
+}
+
+/// The hash of a longer string's bytes ([`fingerprint`]).
+fn hash_long(bytes: impl Iterator<Item = u8>) -> u64 {
+    hash_finish(bytes.fold(0, hash_step))
 }
 
 /// The hash of a short form: its high bytes folded into the low ones,
