@@ -52,6 +52,7 @@
 //! construction every propagator is queued, so the first
 //! [`Engine::propagate`] computes the root fixpoint.
 
+use std::num::NonZeroU32;
 use std::sync::Arc;
 
 use arrayvec::ArrayVec;
@@ -182,16 +183,31 @@ pub(crate) struct Slot {
     pub(crate) run: Runner,
     /// The constraint it enforces.
     pub(crate) origin: ConstraintId,
-    /// The queue order: priority class, then constraint id.
-    key: u64,
+    /// Its cost class: the queue runs the classes in order, and posting
+    /// order within a class.
+    priority: Priority,
     /// Where its state words are among the propagators' state words (which
     /// follow the domains in a search state).
     pub(crate) words: (u32, u32),
-    /// `Some(by)` when this propagator (an each-value-held) prunes nothing
-    /// that propagator `by` (a domain all-different on the same
+    /// One more than `by` when this propagator (an each-value-held) prunes
+    /// nothing that propagator `by` (a domain all-different on the same
     /// permutation) does not: it runs only while `by` is switched off, and
-    /// subscribes only when it is first enabled (see [`Permutations::redundant_with`]).
-    redundant_with: Option<u32>,
+    /// subscribes only when it is first enabled (see
+    /// [`Permutations::redundant_with`] and [`Slot::redundant_with`]). Kept
+    /// as `by + 1` so that the slot fits 64 bytes, one cache line.
+    redundant: Option<NonZeroU32>,
+}
+
+impl Slot {
+    /// Its place in queue order: priority class, then constraint id.
+    fn key(&self) -> u64 {
+        (self.priority as u64) << 32 | self.origin.index() as u64
+    }
+
+    /// The propagator that makes this one redundant, if one does.
+    fn redundant_with(&self) -> Option<usize> {
+        self.redundant.map(|by| by.get() as usize - 1)
+    }
 }
 
 /// The bitsets at the front of [`Engine`]'s `bits`: queue, enabled, wanted,
@@ -288,19 +304,17 @@ impl Engine {
                     run,
                     prop,
                     origin: id,
-                    key: (priority as u64) << 32 | id.index() as u64,
+                    priority,
                     // The state words' place once in queue order.
                     words: (0, state_words as u32),
-                    redundant_with: None,
+                    redundant: None,
                 });
             }
         }
         in_queue_order(&mut self.props);
         self.lay_out(self.props.len());
-        let class_start = |class: Priority| {
-            self.props
-                .partition_point(|slot| slot.key >> 32 < class as u64)
-        };
+        let class_start =
+            |class: Priority| self.props.partition_point(|slot| slot.priority < class);
         let (linear, costly) = (
             class_start(Priority::Linear),
             class_start(Priority::Quadratic),
@@ -333,7 +347,7 @@ impl Engine {
             let state_words = slot.words.1;
             slot.words = (next_word, next_word + state_words);
             next_word += state_words;
-            if with_masks && slot.redundant_with.is_some() {
+            if with_masks && slot.redundant.is_some() {
                 continue;
             }
             self.subs.begin(p as u32);
@@ -421,7 +435,7 @@ impl Engine {
             else {
                 continue;
             };
-            slot.redundant_with = Some((costly + by) as u32);
+            slot.redundant = NonZeroU32::new((costly + by + 1) as u32);
             let (w, off) = (p / 64, !(1u64 << (p % 64)));
             self.bits[words + w] &= off;
             if words <= MASK_WORDS {
@@ -686,7 +700,7 @@ impl Engine {
         }
         (0..4u64).find_map(|class| {
             let key = class << 32 | c.index() as u64;
-            self.props.binary_search_by_key(&key, |slot| slot.key).ok()
+            self.props.binary_search_by_key(&key, Slot::key).ok()
         })
     }
 
@@ -698,10 +712,10 @@ impl Engine {
         let words = self.words;
         self.bits.copy_within(2 * words..3 * words, words);
         for (p, slot) in self.props.iter().enumerate() {
-            let Some(by) = slot.redundant_with else {
+            let Some(by) = slot.redundant_with() else {
                 continue;
             };
-            if self.bits[2 * words + by as usize / 64] >> (by % 64) & 1 == 1 {
+            if self.bits[2 * words + by / 64] >> (by % 64) & 1 == 1 {
                 self.bits[words + p / 64] &= !(1u64 << (p % 64));
             }
         }
@@ -866,7 +880,7 @@ fn split_bits(
 /// slot copied once.
 fn in_queue_order(props: &mut [Slot]) {
     let n = props.len();
-    let class = |slot: &Slot| (slot.key >> 32) as usize;
+    let class = |slot: &Slot| slot.priority as usize;
     let mut starts = [0usize; 4];
     for slot in props.iter() {
         if let Some(later) = starts.get_mut(class(slot) + 1) {
@@ -1162,7 +1176,7 @@ mod tests {
                 .expect("valid");
             }
             let engine = Engine::new(&m);
-            let keys: Vec<u64> = engine.props.iter().map(|slot| slot.key).collect();
+            let keys: Vec<u64> = engine.props.iter().map(Slot::key).collect();
             assert!(keys.is_sorted(), "round {round}: {keys:?}");
             assert_eq!(keys.len(), count, "round {round}");
             let mut origins: Vec<usize> = engine.props.iter().map(|s| s.origin.index()).collect();
@@ -1285,7 +1299,7 @@ mod tests {
                 })
                 .collect();
             let mut engine = Engine::new(&m);
-            let keys: Vec<u64> = engine.props.iter().map(|slot| slot.key).collect();
+            let keys: Vec<u64> = engine.props.iter().map(Slot::key).collect();
             assert!(keys.is_sorted(), "{count}");
             let with = engine.constraints_with_propagators();
             assert_eq!(with.count_ones(..), engine.propagator_count(), "{count}");
@@ -1336,7 +1350,7 @@ mod tests {
             let engine = Engine::new(&m);
             let p = engine.prop_of(c).expect("posted");
             assert_eq!(
-                engine.props[p].redundant_with.is_some(),
+                engine.props[p].redundant_with().is_some(),
                 redundant,
                 "{distinct:?} {held:?}"
             );
@@ -1354,7 +1368,7 @@ mod tests {
             .expect("valid");
         let engine = Engine::new(&m);
         let p = engine.prop_of(c).expect("posted");
-        assert_eq!(engine.props[p].redundant_with, Some(71));
+        assert_eq!(engine.props[p].redundant_with(), Some(71));
     }
 
     #[test]
@@ -1437,7 +1451,7 @@ mod tests {
             let slots = |e: &Engine| -> Vec<_> {
                 e.props
                     .iter()
-                    .map(|slot| (slot.key, slot.words, slot.redundant_with))
+                    .map(|slot| (slot.key(), slot.words, slot.redundant_with()))
                     .collect()
             };
             assert_eq!(slots(&plain), slots(&padded), "round {round}");
@@ -1462,8 +1476,8 @@ mod tests {
                     _ => false,
                 };
                 // Any all-different that covers the group serves.
-                match slot.redundant_with {
-                    Some(by) => assert!(covers(&plain.props[by as usize]), "round {round}"),
+                match slot.redundant_with() {
+                    Some(by) => assert!(covers(&plain.props[by]), "round {round}"),
                     None => assert!(!plain.props.iter().any(covers), "round {round}"),
                 }
             }
@@ -1471,7 +1485,7 @@ mod tests {
             redundant += plain
                 .props
                 .iter()
-                .filter(|s| s.redundant_with.is_some())
+                .filter(|s| s.redundant_with().is_some())
                 .count();
         }
         assert!(redundant > 10, "redundant each-value-helds are covered");
@@ -1492,10 +1506,7 @@ mod tests {
         m.all_different(&xs, Strength::Value).expect("valid");
         let mut engine = Engine::new(&m);
         let p = engine.prop_of(held).expect("posted");
-        assert_eq!(
-            engine.props[p].redundant_with,
-            engine.prop_of(domain).map(|p| p as u32)
-        );
+        assert_eq!(engine.props[p].redundant_with(), engine.prop_of(domain));
         // Disabled and not subscribed: the masks hold no bit of it.
         let words = engine.words;
         let masks = &engine.bits[engine.masks_start()..];
