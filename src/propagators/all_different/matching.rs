@@ -72,36 +72,33 @@ pub(super) fn consistent<const N: usize>(
         chunk.copy_from_slice(&w.to_le_bytes());
     }
     // The open positions, dense, so that the sweeps below run over arrays:
-    // d[i] is the domain of position pos[i], mate[i] its matched value as
-    // a one-bit set (zero while it has none).
+    // d[i] is the domain of the i-th open position, mate[i] its matched
+    // value as a one-bit set (zero while it has none).
     let mut d = [0u64; N];
     let mut mate = [0u64; N];
-    let mut pos = [0u8; N];
-    // `free`: the values no position took yet; `bit`: 1 << k.
-    let (mut k, mut free, mut lost, mut all, mut bit) = (0usize, u64::MAX, 0u64, 0u64, 1u64);
-    let dense = d.iter_mut().zip(mate.iter_mut()).zip(pos.iter_mut());
-    for (((dk, mk), pk), j) in dense.zip(ones(open)) {
+    // `free`: the values no position took yet; `lost`: some position has
+    // none.
+    let (mut k, mut free, mut all, mut lost) = (0usize, u64::MAX, 0u64, false);
+    for ((dk, mk), j) in d.iter_mut().zip(mate.iter_mut()).zip(ones(open)) {
         let dj = dom[at(j)];
         // The stored value, if still in the domain and not taken before.
         let m = 1u64.wrapping_shl(u32::from(stored[at(j)])) & dj & free;
-        (*dk, *mk, *pk) = (dj, m, j as u8);
+        (*dk, *mk) = (dj, m);
         free ^= m;
         all |= dj;
-        if m == 0 {
-            lost |= bit;
-        }
-        bit <<= 1;
+        lost |= m == 0;
         k += 1;
     }
     let mut matched = !free;
-    let (d, mate, pos) = (&d[..k], &mut mate[..k], &pos[..k]);
-    if lost != 0 {
-        repair(d, mate, &mut matched, lost)?;
-        for (&j, &m) in pos.iter().zip(mate.iter()) {
-            let (j, a) = (usize::from(j), u64::from(m.trailing_zeros()));
-            if let Some(word) = mates.get_mut(j / 8) {
-                let at = 8 * (j % 8);
-                *word = *word & !(0xFF << at) | a << at;
+    let (d, mate) = (&d[..k], &mut mate[..k]);
+    if lost {
+        repair(d, mate, &mut matched)?;
+        if !mates.is_empty() {
+            for (&m, j) in mate.iter().zip(ones(open)) {
+                stored[at(j)] = m.trailing_zeros() as u8;
+            }
+            for (word, chunk) in mates.iter_mut().zip(stored.chunks_exact(8)) {
+                *word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
             }
         }
     }
@@ -125,7 +122,7 @@ pub(super) fn consistent<const N: usize>(
         // every value lies on a cycle.
         return Ok(0);
     }
-    Ok(prune(dom, d, mate, pos, rest, to_free, first))
+    Ok(prune(dom, d, mate, open, rest, to_free, first))
 }
 
 /// The values among `d`'s that lead to a value of `free` (see
@@ -181,7 +178,7 @@ fn component(d: &[u64], mate: &[u64], rest: u64) -> u64 {
 
 /// The end of [`consistent`] when some value goes: the other components of
 /// `rest` (the first found already), then each open position (`d[i]` the
-/// domain of position `pos[i]`) narrowed to the values that lead to a free
+/// domain of the i-th of `open`) narrowed to the values that lead to a free
 /// one (`to_free`) and, when its matched value lies in `rest`, that value's
 /// component. Returns the positions narrowed.
 #[cold]
@@ -190,7 +187,7 @@ fn prune<const N: usize>(
     dom: &mut [u64; N],
     d: &[u64],
     mate: &[u64],
-    pos: &[u8],
+    open: u64,
     mut rest: u64,
     to_free: u64,
     first: u64,
@@ -210,12 +207,11 @@ fn prune<const N: usize>(
         found = component(d, mate, rest);
     }
     let mut narrowed = 0u64;
-    for ((&di, &kp), &j) in d.iter().zip(keep.iter()).zip(pos) {
+    for ((&di, &kp), j) in d.iter().zip(keep.iter()).zip(ones(open)) {
         // A position matched to a value that leads to a free one keeps
         // those values only: any other would have to lead to its own.
         let left = di & (kp | to_free);
         if left != di {
-            let j = usize::from(j);
             dom[j & (N - 1)] = left;
             narrowed |= 1 << j;
         }
@@ -223,7 +219,7 @@ fn prune<const N: usize>(
     narrowed
 }
 
-/// Gives each position of `lost` (dense indices into `d`) a value of its
+/// Gives each position without a value (`mate[i]` zero) a value of its
 /// own: a free one where its domain has one (at the root, where nothing is
 /// stored: a greedy matching), else by an augmenting path. `matched` is
 /// the set of values `mate` holds, kept so.
@@ -232,14 +228,16 @@ fn prune<const N: usize>(
 ///
 /// [`Conflict`] when some position cannot be matched: by Hall's theorem
 /// the positions then have too few values between them.
-fn repair(d: &[u64], mate: &mut [u64], matched: &mut u64, lost: u64) -> Result<(), Conflict> {
+fn repair(d: &[u64], mate: &mut [u64], matched: &mut u64) -> Result<(), Conflict> {
     let mut stuck = 0u64;
-    for i in ones(lost) {
-        let free = d[i] & !*matched;
-        let a = free & free.wrapping_neg();
-        mate[i] = a;
-        *matched |= a;
-        stuck |= u64::from(a == 0) << i;
+    for (i, (&di, mi)) in d.iter().zip(mate.iter_mut()).enumerate() {
+        if *mi == 0 {
+            let free = di & !*matched;
+            let a = free & free.wrapping_neg();
+            *mi = a;
+            *matched |= a;
+            stuck |= u64::from(a == 0) << i;
+        }
     }
     for i in ones(stuck) {
         if !augment(d, mate, matched, i) {
