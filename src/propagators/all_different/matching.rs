@@ -92,7 +92,7 @@ pub(super) fn consistent<const N: usize>(
     let mut matched = !free;
     let (d, mate) = (&d[..k], &mut mate[..k]);
     if lost {
-        repair(d, mate, &mut matched)?;
+        repair::<N>(d, mate, &mut matched)?;
         if !mates.is_empty() {
             for (&m, j) in mate.iter().zip(ones(open)) {
                 stored[at(j)] = m.trailing_zeros() as u8;
@@ -228,7 +228,7 @@ fn prune<const N: usize>(
 ///
 /// [`Conflict`] when some position cannot be matched: by Hall's theorem
 /// the positions then have too few values between them.
-fn repair(d: &[u64], mate: &mut [u64], matched: &mut u64) -> Result<(), Conflict> {
+fn repair<const N: usize>(d: &[u64], mate: &mut [u64], matched: &mut u64) -> Result<(), Conflict> {
     let mut stuck = 0u64;
     for (i, (&di, mi)) in d.iter().zip(mate.iter_mut()).enumerate() {
         if *mi == 0 {
@@ -240,7 +240,7 @@ fn repair(d: &[u64], mate: &mut [u64], matched: &mut u64) -> Result<(), Conflict
         }
     }
     for i in ones(stuck) {
-        if !augment(d, mate, matched, i) {
+        if !augment::<N>(d, mate, matched, i) {
             return Err(Conflict);
         }
     }
@@ -249,57 +249,68 @@ fn repair(d: &[u64], mate: &mut [u64], matched: &mut u64) -> Result<(), Conflict
 
 /// Looks for a shortest alternating path from position `i` (a dense index
 /// into `d`, unmatched) to a free value and flips it, breadth first over
-/// value sets: layer by layer, the values the positions matched to the
-/// last layer's values can take, each new value remembering the position
-/// that reached it. Returns whether it found one.
-#[cold]
+/// sets of positions: layer 0 is `i`; layer `t + 1` the positions not
+/// reached before that are matched to a value some position of layers `0`
+/// to `t` can take, one sweep over the positions' values. Returns whether
+/// it found one.
+///
+/// A position of layer `t + 1` is matched to a value of a position of
+/// layer `t` (else an earlier layer would hold it), so the path is found
+/// again from its end, layer by layer back to `i`, with no pointers kept.
+/// Most paths are short: in a sudoku unit, `i`'s value went to a cell
+/// fixed elsewhere, and one position of layer 1 can take that cell's value,
+/// now free.
 #[inline(never)]
-fn augment(d: &[u64], mate: &mut [u64], matched: &mut u64, i: usize) -> bool {
-    // owner[a]: the position matched to value a (owner[64] takes the
-    // writes for the positions that have none).
-    let mut owner = [0u8; 65];
-    for (p, &m) in mate.iter().enumerate() {
-        owner[m.trailing_zeros() as usize] = p as u8;
-    }
-    // by[a]: the position that reached value a, and would take it.
-    let mut by = [0u8; 64];
-    let (mut seen, mut layer) = (0u64, 0u64);
-    let mut reach = |from: usize, seen: &mut u64, layer: &mut u64| {
-        let new = d[from] & !*seen;
-        for a in ones(new) {
-            by[a] = from as u8;
-        }
-        *seen |= new;
-        *layer |= new;
-    };
-    reach(i, &mut seen, &mut layer);
-    loop {
-        let free = layer & !*matched;
-        if free != 0 {
-            // Flip the path back from the free value: each position on it
-            // takes the value it reached, giving up its own to the one
-            // before it.
-            let mut a = free.trailing_zeros() as usize;
-            *matched |= 1 << a;
-            loop {
-                let p = usize::from(by[a]);
-                let old = mate[p];
-                mate[p] = 1 << a;
-                if p == i {
+fn augment<const N: usize>(d: &[u64], mate: &mut [u64], matched: &mut u64, i: usize) -> bool {
+    let free = !*matched;
+    let mut layers = [0u64; N];
+    layers[0] = 1 << i;
+    // `seen`: the positions of the layers so far; `reach`: their values.
+    let (mut seen, mut reach) = (1u64 << i, d[i]);
+    for t in 1..N {
+        // The next layer, and the values it adds.
+        let (mut next, mut more) = (0u64, 0u64);
+        for (p, (&m, &dp)) in mate.iter().zip(d).enumerate() {
+            // (An unmatched position, `i` among them, is never reached.)
+            if m & reach != 0 && seen >> p & 1 == 0 {
+                let take = dp & free;
+                if take != 0 {
+                    let w = take & take.wrapping_neg();
+                    *matched |= w;
+                    flip(d, mate, &layers[..t], p, w);
                     return true;
                 }
-                a = old.trailing_zeros() as usize & 63;
+                next |= 1 << p;
+                more |= dp;
             }
-        }
-        let mut next = 0u64;
-        for a in ones(layer) {
-            reach(usize::from(owner[a]), &mut seen, &mut next);
         }
         if next == 0 {
             return false;
         }
-        layer = next;
+        layers[t] = next;
+        seen |= next;
+        reach |= more;
     }
+    false
+}
+
+/// Flips the alternating path that ends at position `end`, of the layer
+/// after `layers` (see [`augment`]), with the free value `w`: `end` takes
+/// `w`, and back through the layers each position on the path takes the
+/// value the one after it gave up, down to the unmatched position of
+/// layer 0.
+fn flip(d: &[u64], mate: &mut [u64], layers: &[u64], end: usize, w: u64) {
+    let (mut p, mut give) = (end, w);
+    for &layer in layers.iter().rev() {
+        let old = std::mem::replace(&mut mate[p], give);
+        give = old;
+        // A position of this layer can take `old`: that is how `p` was
+        // reached.
+        p = ones(layer)
+            .find(|&q| d[q] & old != 0)
+            .expect("a position of the layer before reached it");
+    }
+    mate[p] = give;
 }
 
 /// The filtering of [`consistent`] without a matching, for up to five open
