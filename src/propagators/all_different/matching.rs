@@ -489,7 +489,7 @@ fn twins<const N: usize>(dom: &[u64; N], open: u64) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{consistent, mate_words, permutation};
+    use super::{augment, consistent, mate_words, permutation};
     use crate::check::SplitMix64;
     use crate::propagator::Conflict;
 
@@ -649,6 +649,32 @@ mod tests {
             assert_eq!(consistent(&mut again, open, &mut mates), Ok(0));
         }
         assert!(pruned > 100, "some cases prune");
+    }
+
+    #[test]
+    fn augment_follows_the_one_path_through_every_position() {
+        // Position 0, unmatched, can take value 1 only; position p in
+        // 1..n holds value p and can also take p + 1; value n is free. The
+        // one augmenting path runs through every position (n layers): each
+        // must move up a value. With value n taken (by a position outside)
+        // nothing is free: no path, and nothing moves.
+        for n in 2..=63 {
+            let d: Vec<u64> = (0..n)
+                .map(|p| if p == 0 { 0b10 } else { 0b11 << p })
+                .collect();
+            let mut mate: Vec<u64> = (0..n).map(|p| if p == 0 { 0 } else { 1 << p }).collect();
+            let mut matched = mate.iter().fold(0, |m, &a| m | a);
+            assert!(augment::<64>(&d, &mut mate, &mut matched, 0), "n = {n}");
+            let moved: Vec<u64> = (0..n).map(|p| 1 << (p + 1)).collect();
+            assert_eq!(mate, moved, "n = {n}");
+            assert_eq!(matched, moved.iter().fold(0, |m, &a| m | a));
+
+            let mut mate: Vec<u64> = (0..n).map(|p| if p == 0 { 0 } else { 1 << p }).collect();
+            let mut matched = u64::MAX;
+            let before = mate.clone();
+            assert!(!augment::<64>(&d, &mut mate, &mut matched, 0), "n = {n}");
+            assert_eq!(mate, before, "n = {n}");
+        }
     }
 
     /// A group of `n <= 8` positions, `k` of them open, chosen at random
