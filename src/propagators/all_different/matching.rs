@@ -72,36 +72,33 @@ pub(super) fn consistent<const N: usize>(
         chunk.copy_from_slice(&w.to_le_bytes());
     }
     // The open positions, dense, so that the sweeps below run over arrays:
-    // d[i] is the domain of position pos[i], mate[i] its matched value as
-    // a one-bit set (zero while it has none).
+    // d[i] is the domain of the i-th open position, mate[i] its matched
+    // value as a one-bit set (zero while it has none).
     let mut d = [0u64; N];
     let mut mate = [0u64; N];
-    let mut pos = [0u8; N];
-    // `free`: the values no position took yet; `bit`: 1 << k.
-    let (mut k, mut free, mut lost, mut all, mut bit) = (0usize, u64::MAX, 0u64, 0u64, 1u64);
-    let dense = d.iter_mut().zip(mate.iter_mut()).zip(pos.iter_mut());
-    for (((dk, mk), pk), j) in dense.zip(ones(open)) {
+    // `free`: the values no position took yet; `lost`: some position has
+    // none.
+    let (mut k, mut free, mut all, mut lost) = (0usize, u64::MAX, 0u64, false);
+    for ((dk, mk), j) in d.iter_mut().zip(mate.iter_mut()).zip(ones(open)) {
         let dj = dom[at(j)];
         // The stored value, if still in the domain and not taken before.
         let m = 1u64.wrapping_shl(u32::from(stored[at(j)])) & dj & free;
-        (*dk, *mk, *pk) = (dj, m, j as u8);
+        (*dk, *mk) = (dj, m);
         free ^= m;
         all |= dj;
-        if m == 0 {
-            lost |= bit;
-        }
-        bit <<= 1;
+        lost |= m == 0;
         k += 1;
     }
     let mut matched = !free;
-    let (d, mate, pos) = (&d[..k], &mut mate[..k], &pos[..k]);
-    if lost != 0 {
-        repair(d, mate, &mut matched, lost)?;
-        for (&j, &m) in pos.iter().zip(mate.iter()) {
-            let (j, a) = (usize::from(j), u64::from(m.trailing_zeros()));
-            if let Some(word) = mates.get_mut(j / 8) {
-                let at = 8 * (j % 8);
-                *word = *word & !(0xFF << at) | a << at;
+    let (d, mate) = (&d[..k], &mut mate[..k]);
+    if lost {
+        repair::<N>(d, mate, &mut matched)?;
+        if !mates.is_empty() {
+            for (&m, j) in mate.iter().zip(ones(open)) {
+                stored[at(j)] = m.trailing_zeros() as u8;
+            }
+            for (word, chunk) in mates.iter_mut().zip(stored.chunks_exact(8)) {
+                *word = u64::from_le_bytes(chunk.try_into().expect("eight bytes"));
             }
         }
     }
@@ -125,7 +122,7 @@ pub(super) fn consistent<const N: usize>(
         // every value lies on a cycle.
         return Ok(0);
     }
-    Ok(prune(dom, d, mate, pos, rest, to_free, first))
+    Ok(prune(dom, d, mate, open, rest, to_free, first))
 }
 
 /// The values among `d`'s that lead to a value of `free` (see
@@ -181,7 +178,7 @@ fn component(d: &[u64], mate: &[u64], rest: u64) -> u64 {
 
 /// The end of [`consistent`] when some value goes: the other components of
 /// `rest` (the first found already), then each open position (`d[i]` the
-/// domain of position `pos[i]`) narrowed to the values that lead to a free
+/// domain of the i-th of `open`) narrowed to the values that lead to a free
 /// one (`to_free`) and, when its matched value lies in `rest`, that value's
 /// component. Returns the positions narrowed.
 #[cold]
@@ -190,7 +187,7 @@ fn prune<const N: usize>(
     dom: &mut [u64; N],
     d: &[u64],
     mate: &[u64],
-    pos: &[u8],
+    open: u64,
     mut rest: u64,
     to_free: u64,
     first: u64,
@@ -210,12 +207,11 @@ fn prune<const N: usize>(
         found = component(d, mate, rest);
     }
     let mut narrowed = 0u64;
-    for ((&di, &kp), &j) in d.iter().zip(keep.iter()).zip(pos) {
+    for ((&di, &kp), j) in d.iter().zip(keep.iter()).zip(ones(open)) {
         // A position matched to a value that leads to a free one keeps
         // those values only: any other would have to lead to its own.
         let left = di & (kp | to_free);
         if left != di {
-            let j = usize::from(j);
             dom[j & (N - 1)] = left;
             narrowed |= 1 << j;
         }
@@ -223,7 +219,7 @@ fn prune<const N: usize>(
     narrowed
 }
 
-/// Gives each position of `lost` (dense indices into `d`) a value of its
+/// Gives each position without a value (`mate[i]` zero) a value of its
 /// own: a free one where its domain has one (at the root, where nothing is
 /// stored: a greedy matching), else by an augmenting path. `matched` is
 /// the set of values `mate` holds, kept so.
@@ -232,17 +228,19 @@ fn prune<const N: usize>(
 ///
 /// [`Conflict`] when some position cannot be matched: by Hall's theorem
 /// the positions then have too few values between them.
-fn repair(d: &[u64], mate: &mut [u64], matched: &mut u64, lost: u64) -> Result<(), Conflict> {
+fn repair<const N: usize>(d: &[u64], mate: &mut [u64], matched: &mut u64) -> Result<(), Conflict> {
     let mut stuck = 0u64;
-    for i in ones(lost) {
-        let free = d[i] & !*matched;
-        let a = free & free.wrapping_neg();
-        mate[i] = a;
-        *matched |= a;
-        stuck |= u64::from(a == 0) << i;
+    for (i, (&di, mi)) in d.iter().zip(mate.iter_mut()).enumerate() {
+        if *mi == 0 {
+            let free = di & !*matched;
+            let a = free & free.wrapping_neg();
+            *mi = a;
+            *matched |= a;
+            stuck |= u64::from(a == 0) << i;
+        }
     }
     for i in ones(stuck) {
-        if !augment(d, mate, matched, i) {
+        if !augment::<N>(d, mate, matched, i) {
             return Err(Conflict);
         }
     }
@@ -251,57 +249,68 @@ fn repair(d: &[u64], mate: &mut [u64], matched: &mut u64, lost: u64) -> Result<(
 
 /// Looks for a shortest alternating path from position `i` (a dense index
 /// into `d`, unmatched) to a free value and flips it, breadth first over
-/// value sets: layer by layer, the values the positions matched to the
-/// last layer's values can take, each new value remembering the position
-/// that reached it. Returns whether it found one.
-#[cold]
+/// sets of positions: layer 0 is `i`; layer `t + 1` the positions not
+/// reached before that are matched to a value some position of layers `0`
+/// to `t` can take, one sweep over the positions' values. Returns whether
+/// it found one.
+///
+/// A position of layer `t + 1` is matched to a value of a position of
+/// layer `t` (else an earlier layer would hold it), so the path is found
+/// again from its end, layer by layer back to `i`, with no pointers kept.
+/// Most paths are short: in a sudoku unit, `i`'s value went to a cell
+/// fixed elsewhere, and one position of layer 1 can take that cell's value,
+/// now free.
 #[inline(never)]
-fn augment(d: &[u64], mate: &mut [u64], matched: &mut u64, i: usize) -> bool {
-    // owner[a]: the position matched to value a (owner[64] takes the
-    // writes for the positions that have none).
-    let mut owner = [0u8; 65];
-    for (p, &m) in mate.iter().enumerate() {
-        owner[m.trailing_zeros() as usize] = p as u8;
-    }
-    // by[a]: the position that reached value a, and would take it.
-    let mut by = [0u8; 64];
-    let (mut seen, mut layer) = (0u64, 0u64);
-    let mut reach = |from: usize, seen: &mut u64, layer: &mut u64| {
-        let new = d[from] & !*seen;
-        for a in ones(new) {
-            by[a] = from as u8;
-        }
-        *seen |= new;
-        *layer |= new;
-    };
-    reach(i, &mut seen, &mut layer);
-    loop {
-        let free = layer & !*matched;
-        if free != 0 {
-            // Flip the path back from the free value: each position on it
-            // takes the value it reached, giving up its own to the one
-            // before it.
-            let mut a = free.trailing_zeros() as usize;
-            *matched |= 1 << a;
-            loop {
-                let p = usize::from(by[a]);
-                let old = mate[p];
-                mate[p] = 1 << a;
-                if p == i {
+fn augment<const N: usize>(d: &[u64], mate: &mut [u64], matched: &mut u64, i: usize) -> bool {
+    let free = !*matched;
+    let mut layers = [0u64; N];
+    layers[0] = 1 << i;
+    // `seen`: the positions of the layers so far; `reach`: their values.
+    let (mut seen, mut reach) = (1u64 << i, d[i]);
+    for t in 1..N {
+        // The next layer, and the values it adds.
+        let (mut next, mut more) = (0u64, 0u64);
+        for (p, (&m, &dp)) in mate.iter().zip(d).enumerate() {
+            // (An unmatched position, `i` among them, is never reached.)
+            if m & reach != 0 && seen >> p & 1 == 0 {
+                let take = dp & free;
+                if take != 0 {
+                    let w = take & take.wrapping_neg();
+                    *matched |= w;
+                    flip(d, mate, &layers[..t], p, w);
                     return true;
                 }
-                a = old.trailing_zeros() as usize & 63;
+                next |= 1 << p;
+                more |= dp;
             }
-        }
-        let mut next = 0u64;
-        for a in ones(layer) {
-            reach(usize::from(owner[a]), &mut seen, &mut next);
         }
         if next == 0 {
             return false;
         }
-        layer = next;
+        layers[t] = next;
+        seen |= next;
+        reach |= more;
     }
+    false
+}
+
+/// Flips the alternating path that ends at position `end`, of the layer
+/// after `layers` (see [`augment`]), with the free value `w`: `end` takes
+/// `w`, and back through the layers each position on the path takes the
+/// value the one after it gave up, down to the unmatched position of
+/// layer 0.
+fn flip(d: &[u64], mate: &mut [u64], layers: &[u64], end: usize, w: u64) {
+    let (mut p, mut give) = (end, w);
+    for &layer in layers.iter().rev() {
+        let old = std::mem::replace(&mut mate[p], give);
+        give = old;
+        // A position of this layer can take `old`: that is how `p` was
+        // reached.
+        p = ones(layer)
+            .find(|&q| d[q] & old != 0)
+            .expect("a position of the layer before reached it");
+    }
+    mate[p] = give;
 }
 
 /// The filtering of [`consistent`] without a matching, for up to five open
@@ -480,7 +489,7 @@ fn twins<const N: usize>(dom: &[u64; N], open: u64) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::{consistent, mate_words, permutation};
+    use super::{augment, consistent, mate_words, permutation};
     use crate::check::SplitMix64;
     use crate::propagator::Conflict;
 
@@ -640,6 +649,32 @@ mod tests {
             assert_eq!(consistent(&mut again, open, &mut mates), Ok(0));
         }
         assert!(pruned > 100, "some cases prune");
+    }
+
+    #[test]
+    fn augment_follows_the_one_path_through_every_position() {
+        // Position 0, unmatched, can take value 1 only; position p in
+        // 1..n holds value p and can also take p + 1; value n is free. The
+        // one augmenting path runs through every position (n layers): each
+        // must move up a value. With value n taken (by a position outside)
+        // nothing is free: no path, and nothing moves.
+        for n in 2..=63 {
+            let d: Vec<u64> = (0..n)
+                .map(|p| if p == 0 { 0b10 } else { 0b11 << p })
+                .collect();
+            let mut mate: Vec<u64> = (0..n).map(|p| if p == 0 { 0 } else { 1 << p }).collect();
+            let mut matched = mate.iter().fold(0, |m, &a| m | a);
+            assert!(augment::<64>(&d, &mut mate, &mut matched, 0), "n = {n}");
+            let moved: Vec<u64> = (0..n).map(|p| 1 << (p + 1)).collect();
+            assert_eq!(mate, moved, "n = {n}");
+            assert_eq!(matched, moved.iter().fold(0, |m, &a| m | a));
+
+            let mut mate: Vec<u64> = (0..n).map(|p| if p == 0 { 0 } else { 1 << p }).collect();
+            let mut matched = u64::MAX;
+            let before = mate.clone();
+            assert!(!augment::<64>(&d, &mut mate, &mut matched, 0), "n = {n}");
+            assert_eq!(mate, before, "n = {n}");
+        }
     }
 
     /// A group of `n <= 8` positions, `k` of them open, chosen at random
