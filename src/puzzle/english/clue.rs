@@ -1090,3 +1090,44 @@ fn sorted(houses: &[u8]) -> Vec<u8> {
     v.dedup();
     v
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_split_into_their_words_in_one_buffer() {
+        // The cuts `split_name`'s documentation gives, and a name in
+        // Unicode; the buffer is reused from one name to the next.
+        let mut word = String::new();
+        for (name, expected) in [
+            ("HairColor", &["hair", "color"][..]),
+            ("hair_color", &["hair", "color"]),
+            ("hair color", &["hair", "color"]),
+            ("PhoneModel2", &["phone", "model2"]),
+            ("ÉcoleType", &["école", "type"]),
+            ("__", &[]),
+        ] {
+            let mut words = Vec::new();
+            for_each_name_word(name, &mut word, |w| words.push(w.to_owned()));
+            assert_eq!(words, expected, "{name}");
+            assert_eq!(split_name(name), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn per_group_lists_keep_each_group_apart() {
+        let mut lists = PerGroup::with_capacity(3);
+        lists.ids.extend([1, 2]);
+        assert_eq!(lists.open(), [1, 2]);
+        lists.close();
+        // An empty list between two others.
+        lists.close();
+        lists.ids.push(7);
+        assert_eq!(lists.open(), [7]);
+        lists.close();
+        assert_eq!(lists.get(0), [1, 2]);
+        assert!(lists.get(1).is_empty());
+        assert_eq!(lists.get(2), [7]);
+    }
+}
