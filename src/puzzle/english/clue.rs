@@ -49,16 +49,52 @@ pub(crate) struct Vocabulary<'g> {
     trie: Trie,
     /// Per group: the keys of the words that describe it (its name and its
     /// description line), without the words every description uses.
-    cues: Vec<Vec<WordId>>,
+    cues: PerGroup,
     /// Per group: the keys of its name's words as [`split_name`] cuts them
     /// (`PhoneModel` is `phone`, `model`), for questions that name a group.
-    name_words: Vec<Vec<WordId>>,
+    name_words: PerGroup,
     /// The group of people's names, which takes a bare name no cue claims.
     person_names: Option<usize>,
     /// Per group: its name and values as written, for messages.
     names: &'g [Group],
     /// The buffers of the sentence being read: one set for all sentences.
     scratch: Scratch,
+}
+
+/// A list of word ids per group, the lists one after the other in one
+/// array (building a vocabulary is part of reading every puzzle: one
+/// allocation, not one a group).
+#[derive(Debug, Default)]
+struct PerGroup {
+    ids: Vec<WordId>,
+    /// `ends[g]`: where group `g`'s list ends in `ids`; it starts where
+    /// the previous one ends.
+    ends: Vec<usize>,
+}
+
+impl PerGroup {
+    fn with_capacity(groups: usize) -> PerGroup {
+        PerGroup {
+            ids: Vec::with_capacity(4 * groups),
+            ends: Vec::with_capacity(groups),
+        }
+    }
+
+    /// The list being built: the ids after the last closed list.
+    fn open(&self) -> &[WordId] {
+        &self.ids[self.ends.last().copied().unwrap_or(0)..]
+    }
+
+    /// Ends the list being built: it is the next group's.
+    fn close(&mut self) {
+        self.ends.push(self.ids.len());
+    }
+
+    /// Group `g`'s list.
+    fn get(&self, g: usize) -> &[WordId] {
+        let start = if g == 0 { 0 } else { self.ends[g - 1] };
+        &self.ids[start..self.ends[g]]
+    }
 }
 
 /// The values' words in a trie: node 0 is the root, `roots[key id]` is the
@@ -161,53 +197,57 @@ impl<'g> Vocabulary<'g> {
     /// The vocabulary of a puzzle's houses and groups, for reading
     /// sentences alone.
     pub(crate) fn new(houses: u8, groups: &'g [Group]) -> Vocabulary<'g> {
-        Vocabulary::with_lexicon(houses, groups, &[], Lexicon::new(), Vec::new())
+        Vocabulary::with_lexicon(houses, groups, &[], &[], Lexicon::new(), Vec::new())
     }
 
-    /// The vocabulary of a puzzle's groups; `descriptions[g]`, if given, is
-    /// the text that introduced group `g` (`People have unique hair colors`)
-    /// cut into tokens by `lexicon`.
+    /// The vocabulary of a puzzle's groups; `descriptions`, if given, holds
+    /// the text that introduced each group (`People have unique hair
+    /// colors`) cut into tokens by `lexicon`, group `g`'s from
+    /// `description_ends[g - 1]` (0 for the first) to `description_ends[g]`.
     /// `lexicon` may hold strings already (the frame's words): it goes on
     /// to hold the sentences' words; `tokens` is a buffer to cut them into.
     pub(crate) fn with_lexicon(
         houses: u8,
         groups: &'g [Group],
-        descriptions: &[Vec<Token>],
+        descriptions: &[Token],
+        description_ends: &[usize],
         mut lexicon: Lexicon,
         mut tokens: Vec<Token>,
     ) -> Vocabulary<'g> {
         // Per group: the keys of its name's words (`PhoneModel` is `phone`,
         // `model`).
-        let mut name_keys: Vec<Vec<WordId>> = Vec::with_capacity(groups.len());
-        let mut cues = Vec::with_capacity(groups.len());
-        let mut name_words = Vec::with_capacity(groups.len());
+        let mut name_keys = PerGroup::with_capacity(groups.len());
+        let mut cues = PerGroup::with_capacity(groups.len());
+        let mut name_words = PerGroup::with_capacity(groups.len());
         // The keys of the words that tell animals from pets (below).
         let (animal, pet) = (words::key("animal"), words::key("pet"));
+        let mut word = String::new();
         for (g, group) in groups.iter().enumerate() {
-            let mut keys: Vec<WordId> = Vec::with_capacity(8);
-            let mut prefix = Vec::with_capacity(4);
-            let add = |lexicon: &mut Lexicon, t: &Token, keys: &mut Vec<WordId>| {
+            let add = |lexicon: &mut Lexicon, t: &Token, cues: &mut PerGroup| {
                 let stop = lexicon.is_stop_word(t.word);
-                if !stop && !keys.contains(&t.key) {
-                    keys.push(t.key);
+                if !stop && !cues.open().contains(&t.key) {
+                    cues.ids.push(t.key);
                 }
             };
-            let name = split_name(&group.name);
-            let mut words_of_name = Vec::with_capacity(name.len());
-            for w in &name {
+            for_each_name_word(&group.name, &mut word, |w| {
                 lexicon.tokens(w, 0, &mut tokens);
                 for t in &tokens {
-                    prefix.push(t.key);
-                    add(&mut lexicon, t, &mut keys);
+                    name_keys.ids.push(t.key);
+                    add(&mut lexicon, t, &mut cues);
                 }
                 // The key of the whole word: its token's, if it is one.
-                words_of_name.push(match tokens[..] {
+                name_words.ids.push(match tokens[..] {
                     [ref t] if t.span.len() == w.len() => t.key,
                     _ => lexicon.intern(&words::key(w)),
                 });
-            }
-            for t in descriptions.get(g).map_or(&[][..], Vec::as_slice) {
-                add(&mut lexicon, t, &mut keys);
+            });
+            let start = g.checked_sub(1).and_then(|p| description_ends.get(p));
+            let start = start.copied().unwrap_or(0);
+            let description = description_ends
+                .get(g)
+                .map_or(&[][..], |&end| &descriptions[start..end]);
+            for t in description {
+                add(&mut lexicon, t, &mut cues);
             }
             // Generators that list both the animals people keep and their
             // pets, with the same values, tell them apart by phrasing alone:
@@ -217,28 +257,28 @@ impl<'g> Vocabulary<'g> {
             let has = |lexicon: &Lexicon, keys: &[WordId], k: &str| {
                 keys.iter().any(|&x| lexicon.text(x) == k)
             };
-            let extra: &[&str] = if has(&lexicon, &keys, &animal) {
+            let extra: &[&str] = if has(&lexicon, cues.open(), &animal) {
                 &["lover", "keeper", "enthusiast", "owner"]
-            } else if has(&lexicon, &keys, &pet) {
+            } else if has(&lexicon, cues.open(), &pet) {
                 &["has", "owns", "own"]
             } else {
                 &[]
             };
             for w in extra {
                 let k = lexicon.intern(&words::key(w));
-                if !keys.contains(&k) {
-                    keys.push(k);
+                if !cues.open().contains(&k) {
+                    cues.ids.push(k);
                 }
             }
-            cues.push(keys);
-            name_keys.push(prefix);
-            name_words.push(words_of_name);
+            cues.close();
+            name_keys.close();
+            name_words.close();
         }
         let person_names = (0..groups.len()).find(|&g| {
             // ASCII case is the whole of Unicode's here: no other character
             // lowercases to a letter of these words.
             let name = &groups[g].name;
-            matches!(cues[g][..], [k] if lexicon.text(k) == "name")
+            matches!(cues.get(g), [k] if lexicon.text(*k) == "name")
                 || ["name", "names", "first name"]
                     .iter()
                     .any(|n| name.eq_ignore_ascii_case(n))
@@ -247,7 +287,7 @@ impl<'g> Vocabulary<'g> {
         let mut trie = Trie::with_capacity(words);
         let mut keys: Vec<WordId> = Vec::with_capacity(8);
         for (g, group) in groups.iter().enumerate() {
-            let prefix = &name_keys[g];
+            let prefix = name_keys.get(g);
             for (v, value) in group.values.iter().enumerate() {
                 let value_ref = ValueRef { group: g, value: v };
                 lexicon.tokens(value, 0, &mut tokens);
@@ -310,12 +350,12 @@ impl<'g> Vocabulary<'g> {
 
     /// The keys of group `g`'s name's words.
     pub(crate) fn name_words(&self, g: usize) -> &[WordId] {
-        &self.name_words[g]
+        self.name_words.get(g)
     }
 
     /// The cue words of group `g`.
     pub(crate) fn cues(&self, g: usize) -> &[WordId] {
-        &self.cues[g]
+        self.cues.get(g)
     }
 
     /// The value mentions in `tokens` into `out` (cleared first), left to
@@ -386,10 +426,15 @@ impl<'g> Vocabulary<'g> {
             let distinct: Vec<Vec<WordId>> = groups
                 .iter()
                 .map(|&g| {
-                    self.cues[g]
+                    self.cues
+                        .get(g)
                         .iter()
                         .copied()
-                        .filter(|c| groups.iter().all(|&h| h == g || !self.cues[h].contains(c)))
+                        .filter(|c| {
+                            groups
+                                .iter()
+                                .all(|&h| h == g || !self.cues.get(h).contains(c))
+                        })
                         .collect()
                 })
                 .collect();
@@ -458,7 +503,12 @@ impl<'g> Vocabulary<'g> {
 
     /// The cue words of group `g`, for messages.
     fn cue_text(&self, g: usize) -> String {
-        let cues: Vec<&str> = self.cues[g].iter().map(|&k| self.lexicon.text(k)).collect();
+        let cues: Vec<&str> = self
+            .cues
+            .get(g)
+            .iter()
+            .map(|&k| self.lexicon.text(k))
+            .collect();
         cues.join(" ")
     }
 
@@ -470,18 +520,27 @@ impl<'g> Vocabulary<'g> {
 /// `HairColor`, `hair_color`, `hair color` -> `hair`, `color`.
 pub(crate) fn split_name(name: &str) -> Vec<String> {
     let mut out = Vec::new();
-    let mut word = String::new();
+    for_each_name_word(name, &mut String::new(), |w| out.push(w.to_owned()));
+    out
+}
+
+/// Runs `f` on each word of `name` as [`split_name`] cuts it, in lower
+/// case, built in `word` (a buffer: no allocation a word).
+pub(crate) fn for_each_name_word(name: &str, word: &mut String, mut f: impl FnMut(&str)) {
+    word.clear();
     let mut prev_lower = false;
     for c in name.chars() {
         if !c.is_alphanumeric() {
             if !word.is_empty() {
-                out.push(std::mem::take(&mut word));
+                f(word);
+                word.clear();
             }
             prev_lower = false;
             continue;
         }
         if c.is_uppercase() && prev_lower && !word.is_empty() {
-            out.push(std::mem::take(&mut word));
+            f(word);
+            word.clear();
         }
         prev_lower = c.is_lowercase();
         if c.is_ascii() {
@@ -491,9 +550,8 @@ pub(crate) fn split_name(name: &str) -> Vec<String> {
         }
     }
     if !word.is_empty() {
-        out.push(word);
+        f(word);
     }
-    out
 }
 
 fn join_or(items: &[String]) -> String {
@@ -1031,4 +1089,45 @@ fn sorted(houses: &[u8]) -> Vec<u8> {
     v.sort_unstable();
     v.dedup();
     v
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_split_into_their_words_in_one_buffer() {
+        // The cuts `split_name`'s documentation gives, and a name in
+        // Unicode; the buffer is reused from one name to the next.
+        let mut word = String::new();
+        for (name, expected) in [
+            ("HairColor", &["hair", "color"][..]),
+            ("hair_color", &["hair", "color"]),
+            ("hair color", &["hair", "color"]),
+            ("PhoneModel2", &["phone", "model2"]),
+            ("ÉcoleType", &["école", "type"]),
+            ("__", &[]),
+        ] {
+            let mut words = Vec::new();
+            for_each_name_word(name, &mut word, |w| words.push(w.to_owned()));
+            assert_eq!(words, expected, "{name}");
+            assert_eq!(split_name(name), expected, "{name}");
+        }
+    }
+
+    #[test]
+    fn per_group_lists_keep_each_group_apart() {
+        let mut lists = PerGroup::with_capacity(3);
+        lists.ids.extend([1, 2]);
+        assert_eq!(lists.open(), [1, 2]);
+        lists.close();
+        // An empty list between two others.
+        lists.close();
+        lists.ids.push(7);
+        assert_eq!(lists.open(), [7]);
+        lists.close();
+        assert_eq!(lists.get(0), [1, 2]);
+        assert!(lists.get(1).is_empty());
+        assert_eq!(lists.get(2), [7]);
+    }
 }

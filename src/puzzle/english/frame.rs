@@ -243,15 +243,17 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     };
 
     // Each list's description cut into words, once: for the group's name
-    // and for its cue words.
-    let mut descriptions = Vec::with_capacity(lists.len());
+    // and for its cue words; one list for all descriptions, group `g`'s
+    // ending at `description_ends[g]`.
+    let mut descriptions = Vec::with_capacity(8 * lists.len());
+    let mut description_ends = Vec::with_capacity(lists.len());
     let groups = read_groups(
         &lists,
         houses,
         &mut errors,
         &mut lexicon,
         &mut tokens,
-        &mut descriptions,
+        (&mut descriptions, &mut description_ends),
     );
     if lists.is_empty() {
         errors.add(
@@ -264,7 +266,14 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     let (Some(houses), Some(groups)) = (houses, groups) else {
         return Err(ParseErrors::new(errors.list, errors.omitted));
     };
-    let mut vocab = Vocabulary::with_lexicon(houses, &groups, &descriptions, lexicon, tokens);
+    let mut vocab = Vocabulary::with_lexicon(
+        houses,
+        &groups,
+        &descriptions,
+        &description_ends,
+        lexicon,
+        tokens,
+    );
 
     // Sentences become quoted labels and questions in the `.zebra` form, which
     // refuses control and invisible characters (they cannot be told apart
@@ -555,15 +564,17 @@ fn house_count(
     })
 }
 /// The groups of the lists, checked: names, sizes, duplicates. Each
-/// list's description's tokens are pushed to `descriptions`.
+/// list's description's tokens are pushed to `descriptions.0`, and where
+/// they end there to `descriptions.1`.
 fn read_groups(
     lists: &[ListSyn<'_>],
     houses: Option<u8>,
     errors: &mut Errors<'_>,
     lexicon: &mut Lexicon,
     tokens: &mut Vec<Token>,
-    descriptions: &mut Vec<Vec<Token>>,
+    descriptions: (&mut Vec<Token>, &mut Vec<usize>),
 ) -> Option<Vec<Group>> {
+    let (descriptions, description_ends) = descriptions;
     let mut groups: Vec<Group> = Vec::with_capacity(lists.len().min(MAX_GROUPS));
     let mut ok = true;
     for (g, list) in lists.iter().enumerate() {
@@ -577,7 +588,8 @@ fn read_groups(
             return None;
         }
         let mut name = group_name(list.description, g, lexicon, tokens);
-        descriptions.push(tokens.clone());
+        descriptions.extend_from_slice(tokens);
+        description_ends.push(descriptions.len());
         let taken = |name: &str| groups.iter().any(|x| x.name == name);
         if taken(&name) {
             // The first free name of `Name2`, `Name3`, ...
@@ -706,7 +718,12 @@ pub(crate) fn group_name(
     }
     // At most 56 characters, so that a number added to tell two groups
     // apart keeps it within the name limit; in NFC, as names are compared.
-    let name: String = text::nfc(&name).chars().take(MAX_NAME_CHARS - 8).collect();
+    if let std::borrow::Cow::Owned(composed) = text::nfc(&name) {
+        name = composed;
+    }
+    if let Some((end, _)) = name.char_indices().nth(MAX_NAME_CHARS - 8) {
+        name.truncate(end);
+    }
     if name.is_empty() {
         format!("Group{}", g + 1)
     } else {
@@ -860,6 +877,7 @@ fn group_in(
     // the lexicon does not hold is no cue and no group's word: `NONE`.
     const NONE: WordId = WordId::MAX;
     let mut free: Vec<WordId> = Vec::with_capacity(tokens.len());
+    let mut word = String::new();
     for (i, t) in tokens.iter().enumerate() {
         if in_mention(i) {
             continue;
@@ -876,10 +894,10 @@ fn group_in(
             free.push(t.key);
             continue;
         }
-        for w in clue::split_name(raw) {
-            let key = words::key(&w.to_lowercase()).into_owned();
-            free.push(lexicon.find(&key).unwrap_or(NONE));
-        }
+        clue::for_each_name_word(raw, &mut word, |w| {
+            let lower = w.to_lowercase();
+            free.push(lexicon.find(&words::key(&lower)).unwrap_or(NONE));
+        });
     }
     // The group's name as words (`PhoneModel` is `phone`, `model`), in a row.
     let by_name = (0..groups.len()).find(|&g| {

@@ -28,6 +28,10 @@
 //! bytes (nearly every word) is one number, its short form, read from the
 //! text in one load, lower-cased by its case bits, and found and compared
 //! as that number; a longer word is hashed and compared a byte at a time.
+//! The tokenizer's loop looks a short word up in place (the fixed table,
+//! then the puzzle's own) and only a word it does not find as a word —
+//! new, long, or met so far only as a key — leaves the loop for
+//! [`Lexicon::plain_word`].
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -246,6 +250,21 @@ impl Strings {
                 e.short == short
             };
             if hit {
+                return Some(i);
+            }
+            s = (s + 1) & mask;
+        }
+    }
+
+    /// The index of the entry of the string of at most [`SHORT`] bytes
+    /// whose short form is `short` ([`fingerprint`]).
+    #[inline(always)]
+    fn find_short(&self, short: u64) -> Option<WordId> {
+        let mask = self.slots.len() - 1;
+        let mut s = self.home(hash_short(short));
+        loop {
+            let i = self.slots[s].checked_sub(1)?;
+            if self.entries[i as usize].short == short {
                 return Some(i);
             }
             s = (s + 1) & mask;
@@ -612,7 +631,17 @@ impl Lexicon {
             }
             if seen & (DIGIT | OTHER) == 0 {
                 let short = lower_short(bytes, start, i - start);
-                self.push_plain(&bytes[start..i], short, base + start, out);
+                let (word, key, kw) = match self.known_word(short) {
+                    Some(ids) => ids,
+                    None => self.plain_word(&bytes[start..i], short),
+                };
+                out.push(Token {
+                    word,
+                    key,
+                    kw,
+                    span: base + start..base + i,
+                    possessive: false,
+                });
             } else if seen & DIGIT == 0 {
                 self.push_word(&text[start..i], base + start, false, out);
             } else {
@@ -638,9 +667,32 @@ impl Lexicon {
         }
     }
 
-    /// Pushes the token of `raw`, ASCII letters and digits whose lower case
-    /// has short form `short` ([`lower_short`]).
-    fn push_plain(&mut self, raw: &[u8], short: u64, at: usize, out: &mut Vec<Token>) {
+    /// The ids and phrasing word of the word of short form `short`
+    /// ([`lower_short`]), if the tables know it as a word: the common path
+    /// of [`Lexicon::tokens`], inline (nearly every word of a text is short
+    /// and seen before, most of them in the fixed table). `None` for a
+    /// longer word, a new one, or one known only as a key:
+    /// [`Lexicon::plain_word`] takes those.
+    #[inline(always)]
+    fn known_word(&self, short: u64) -> Option<(WordId, WordId, Kw)> {
+        if short == LONG {
+            return None;
+        }
+        if let Some(id) = self.fixed.find_short(short) {
+            // Every fixed entry is a word.
+            let e = &self.fixed.entries[id as usize];
+            return Some((id, e.key, e.kw));
+        }
+        let j = self.own.find_short(short)?;
+        let e = &self.own.entries[j as usize];
+        (e.key != NO_KEY).then(|| (self.fixed.entries.len() as WordId + j, e.key, e.kw))
+    }
+
+    /// The ids and phrasing word of `raw`, ASCII letters and digits whose
+    /// lower case has short form `short` ([`lower_short`]): found, or
+    /// interned as a word.
+    #[inline(never)]
+    fn plain_word(&mut self, raw: &[u8], short: u64) -> (WordId, WordId, Kw) {
         // The stored string is in lower case: a letter's case bit set is
         // its lower case, and a digit has that bit set already.
         let hash = if short == LONG {
@@ -651,7 +703,7 @@ impl Lexicon {
         let found = self.probe(hash, short, |t| {
             t.len() == raw.len() && t.iter().zip(raw).all(|(&x, &y)| x == y | 0x20)
         });
-        let (word, key, kw) = match found {
+        match found {
             Some(id) if self.entry(id).key != NO_KEY => {
                 let e = self.entry(id);
                 (id, e.key, e.kw)
@@ -670,14 +722,7 @@ impl Lexicon {
                 self.lower = lower;
                 ids
             }
-        };
-        out.push(Token {
-            word,
-            key,
-            kw,
-            span: at..at + raw.len(),
-            possessive: false,
-        });
+        }
     }
 
     /// Splits one raw word (letters, digits, at most one apostrophe) into
@@ -685,7 +730,17 @@ impl Lexicon {
     fn push_word(&mut self, raw: &str, at: usize, plain: bool, out: &mut Vec<Token>) {
         if plain {
             let short = lower_short(raw.as_bytes(), 0, raw.len());
-            self.push_plain(raw.as_bytes(), short, at, out);
+            let (word, key, kw) = match self.known_word(short) {
+                Some(ids) => ids,
+                None => self.plain_word(raw.as_bytes(), short),
+            };
+            out.push(Token {
+                word,
+                key,
+                kw,
+                span: at..at + raw.len(),
+                possessive: false,
+            });
             return;
         }
         let lower = if raw.is_ascii() {
