@@ -49,10 +49,10 @@ pub(crate) struct Vocabulary<'g> {
     trie: Trie,
     /// Per group: the keys of the words that describe it (its name and its
     /// description line), without the words every description uses.
-    cues: PerGroup,
+    cues: PerGroup<WordId>,
     /// Per group: the keys of its name's words as [`split_name`] cuts them
     /// (`PhoneModel` is `phone`, `model`), for questions that name a group.
-    name_words: PerGroup,
+    name_words: PerGroup<WordId>,
     /// The group of people's names, which takes a bare name no cue claims.
     person_names: Option<usize>,
     /// Per group: its name and values as written, for messages.
@@ -61,39 +61,67 @@ pub(crate) struct Vocabulary<'g> {
     scratch: Scratch,
 }
 
-/// A list of word ids per group, the lists one after the other in one
-/// array (building a vocabulary is part of reading every puzzle: one
-/// allocation, not one a group).
-#[derive(Debug, Default)]
-struct PerGroup {
-    ids: Vec<WordId>,
-    /// `ends[g]`: where group `g`'s list ends in `ids`; it starts where
+/// A list per group, the lists one after the other in one array
+/// (building a vocabulary is part of reading every puzzle: one allocation,
+/// not one a group). Lists are built in group order: items pushed, then
+/// [`PerGroup::close`] ends the group's list.
+#[derive(Debug)]
+pub(crate) struct PerGroup<T> {
+    items: Vec<T>,
+    /// `ends[g]`: where group `g`'s list ends in `items`; it starts where
     /// the previous one ends.
     ends: Vec<usize>,
 }
 
-impl PerGroup {
-    fn with_capacity(groups: usize) -> PerGroup {
+impl<T> Default for PerGroup<T> {
+    fn default() -> PerGroup<T> {
         PerGroup {
-            ids: Vec::with_capacity(4 * groups),
+            items: Vec::new(),
+            ends: Vec::new(),
+        }
+    }
+}
+
+impl<T: Clone> PerGroup<T> {
+    /// Room for `groups` lists of about `each` items.
+    pub(crate) fn with_capacity(groups: usize, each: usize) -> PerGroup<T> {
+        PerGroup {
+            items: Vec::with_capacity(each * groups),
             ends: Vec::with_capacity(groups),
         }
     }
 
-    /// The list being built: the ids after the last closed list.
-    fn open(&self) -> &[WordId] {
-        &self.ids[self.ends.last().copied().unwrap_or(0)..]
+    /// The list being built: the items after the last closed list.
+    fn open(&self) -> &[T] {
+        &self.items[self.ends.last().copied().unwrap_or(0)..]
+    }
+
+    /// Adds `item` to the list being built.
+    fn push(&mut self, item: T) {
+        self.items.push(item);
+    }
+
+    /// Adds `items` to the list being built.
+    pub(crate) fn extend_from_slice(&mut self, items: &[T]) {
+        self.items.extend_from_slice(items);
     }
 
     /// Ends the list being built: it is the next group's.
-    fn close(&mut self) {
-        self.ends.push(self.ids.len());
+    pub(crate) fn close(&mut self) {
+        self.ends.push(self.items.len());
     }
 
-    /// Group `g`'s list.
-    fn get(&self, g: usize) -> &[WordId] {
+    /// Group `g`'s list, if it has one.
+    fn try_get(&self, g: usize) -> Option<&[T]> {
+        let end = *self.ends.get(g)?;
+        let start = g.checked_sub(1).map_or(0, |p| self.ends[p]);
+        Some(&self.items[start..end])
+    }
+
+    /// Group `g`'s list (every group has one).
+    fn get(&self, g: usize) -> &[T] {
         let start = if g == 0 { 0 } else { self.ends[g - 1] };
-        &self.ids[start..self.ends[g]]
+        &self.items[start..self.ends[g]]
     }
 }
 
@@ -197,56 +225,55 @@ impl<'g> Vocabulary<'g> {
     /// The vocabulary of a puzzle's houses and groups, for reading
     /// sentences alone.
     pub(crate) fn new(houses: u8, groups: &'g [Group]) -> Vocabulary<'g> {
-        Vocabulary::with_lexicon(houses, groups, &[], &[], Lexicon::new(), Vec::new())
+        Vocabulary::with_lexicon(
+            houses,
+            groups,
+            &PerGroup::default(),
+            Lexicon::new(),
+            Vec::new(),
+        )
     }
 
     /// The vocabulary of a puzzle's groups; `descriptions`, if given, holds
     /// the text that introduced each group (`People have unique hair
-    /// colors`) cut into tokens by `lexicon`, group `g`'s from
-    /// `description_ends[g - 1]` (0 for the first) to `description_ends[g]`.
+    /// colors`) cut into tokens by `lexicon`.
     /// `lexicon` may hold strings already (the frame's words): it goes on
     /// to hold the sentences' words; `tokens` is a buffer to cut them into.
     pub(crate) fn with_lexicon(
         houses: u8,
         groups: &'g [Group],
-        descriptions: &[Token],
-        description_ends: &[usize],
+        descriptions: &PerGroup<Token>,
         mut lexicon: Lexicon,
         mut tokens: Vec<Token>,
     ) -> Vocabulary<'g> {
         // Per group: the keys of its name's words (`PhoneModel` is `phone`,
         // `model`).
-        let mut name_keys = PerGroup::with_capacity(groups.len());
-        let mut cues = PerGroup::with_capacity(groups.len());
-        let mut name_words = PerGroup::with_capacity(groups.len());
+        let mut name_keys = PerGroup::with_capacity(groups.len(), 4);
+        let mut cues = PerGroup::with_capacity(groups.len(), 4);
+        let mut name_words = PerGroup::with_capacity(groups.len(), 4);
         // The keys of the words that tell animals from pets (below).
         let (animal, pet) = (words::key("animal"), words::key("pet"));
         let mut word = String::new();
         for (g, group) in groups.iter().enumerate() {
-            let add = |lexicon: &mut Lexicon, t: &Token, cues: &mut PerGroup| {
+            let add = |lexicon: &mut Lexicon, t: &Token, cues: &mut PerGroup<WordId>| {
                 let stop = lexicon.is_stop_word(t.word);
                 if !stop && !cues.open().contains(&t.key) {
-                    cues.ids.push(t.key);
+                    cues.push(t.key);
                 }
             };
             for_each_name_word(&group.name, &mut word, |w| {
                 lexicon.tokens(w, 0, &mut tokens);
                 for t in &tokens {
-                    name_keys.ids.push(t.key);
+                    name_keys.push(t.key);
                     add(&mut lexicon, t, &mut cues);
                 }
                 // The key of the whole word: its token's, if it is one.
-                name_words.ids.push(match tokens[..] {
+                name_words.push(match tokens[..] {
                     [ref t] if t.span.len() == w.len() => t.key,
                     _ => lexicon.intern(&words::key(w)),
                 });
             });
-            let start = g.checked_sub(1).and_then(|p| description_ends.get(p));
-            let start = start.copied().unwrap_or(0);
-            let description = description_ends
-                .get(g)
-                .map_or(&[][..], |&end| &descriptions[start..end]);
-            for t in description {
+            for t in descriptions.try_get(g).unwrap_or_default() {
                 add(&mut lexicon, t, &mut cues);
             }
             // Generators that list both the animals people keep and their
@@ -267,7 +294,7 @@ impl<'g> Vocabulary<'g> {
             for w in extra {
                 let k = lexicon.intern(&words::key(w));
                 if !cues.open().contains(&k) {
-                    cues.ids.push(k);
+                    cues.push(k);
                 }
             }
             cues.close();
@@ -1117,13 +1144,13 @@ mod tests {
 
     #[test]
     fn per_group_lists_keep_each_group_apart() {
-        let mut lists = PerGroup::with_capacity(3);
-        lists.ids.extend([1, 2]);
+        let mut lists = PerGroup::with_capacity(3, 2);
+        lists.extend_from_slice(&[1, 2]);
         assert_eq!(lists.open(), [1, 2]);
         lists.close();
         // An empty list between two others.
         lists.close();
-        lists.ids.push(7);
+        lists.push(7);
         assert_eq!(lists.open(), [7]);
         lists.close();
         assert_eq!(lists.get(0), [1, 2]);

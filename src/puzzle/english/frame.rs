@@ -18,7 +18,7 @@
 
 use std::ops::Range;
 
-use super::clue::{self, Reading, Unread, Vocabulary};
+use super::clue::{self, PerGroup, Reading, Unread, Vocabulary};
 use super::words::{self, Kw, Lexicon, Token, WordId};
 use crate::puzzle::ast::{Ask, Clue, Group, Puzzle, Target, ValueRef};
 use crate::puzzle::diagnostic::{Diagnostic, ErrorKind, LineIndex, ParseErrors, Spot};
@@ -243,17 +243,15 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     };
 
     // Each list's description cut into words, once: for the group's name
-    // and for its cue words; one list for all descriptions, group `g`'s
-    // ending at `description_ends[g]`.
-    let mut descriptions = Vec::with_capacity(8 * lists.len());
-    let mut description_ends = Vec::with_capacity(lists.len());
+    // and for its cue words.
+    let mut descriptions = PerGroup::with_capacity(lists.len(), 8);
     let groups = read_groups(
         &lists,
         houses,
         &mut errors,
         &mut lexicon,
         &mut tokens,
-        (&mut descriptions, &mut description_ends),
+        &mut descriptions,
     );
     if lists.is_empty() {
         errors.add(
@@ -266,14 +264,7 @@ pub(crate) fn parse(source: &str) -> Result<Puzzle, ParseErrors> {
     let (Some(houses), Some(groups)) = (houses, groups) else {
         return Err(ParseErrors::new(errors.list, errors.omitted));
     };
-    let mut vocab = Vocabulary::with_lexicon(
-        houses,
-        &groups,
-        &descriptions,
-        &description_ends,
-        lexicon,
-        tokens,
-    );
+    let mut vocab = Vocabulary::with_lexicon(houses, &groups, &descriptions, lexicon, tokens);
 
     // Sentences become quoted labels and questions in the `.zebra` form, which
     // refuses control and invisible characters (they cannot be told apart
@@ -564,17 +555,15 @@ fn house_count(
     })
 }
 /// The groups of the lists, checked: names, sizes, duplicates. Each
-/// list's description's tokens are pushed to `descriptions.0`, and where
-/// they end there to `descriptions.1`.
+/// list's description's tokens are `descriptions`' list for its group.
 fn read_groups(
     lists: &[ListSyn<'_>],
     houses: Option<u8>,
     errors: &mut Errors<'_>,
     lexicon: &mut Lexicon,
     tokens: &mut Vec<Token>,
-    descriptions: (&mut Vec<Token>, &mut Vec<usize>),
+    descriptions: &mut PerGroup<Token>,
 ) -> Option<Vec<Group>> {
-    let (descriptions, description_ends) = descriptions;
     let mut groups: Vec<Group> = Vec::with_capacity(lists.len().min(MAX_GROUPS));
     let mut ok = true;
     for (g, list) in lists.iter().enumerate() {
@@ -589,7 +578,7 @@ fn read_groups(
         }
         let mut name = group_name(list.description, g, lexicon, tokens);
         descriptions.extend_from_slice(tokens);
-        description_ends.push(descriptions.len());
+        descriptions.close();
         let taken = |name: &str| groups.iter().any(|x| x.name == name);
         if taken(&name) {
             // The first free name of `Name2`, `Name3`, ...

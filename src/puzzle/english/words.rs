@@ -333,8 +333,9 @@ pub(crate) struct Lexicon {
 /// and their keys make the shared table every [`Lexicon`] starts with.
 /// Every word of [`KEYWORDS`], [`CARDINAL_WORDS`], [`ORDINAL_WORDS`],
 /// [`NAME_COMMON_WORDS`] and [`DESCRIPTION_STOP_WORDS`] must be here (a
-/// test checks): a puzzle's own words are never looked up in those tables. Any other word missing here is interned at its first
-/// use in a puzzle, so for the rest the list is about speed alone.
+/// test checks): a puzzle's own words are never looked up in those
+/// tables. Any other word missing here is interned at its first use in a
+/// puzzle, so for the rest the list is about speed alone.
 #[rustfmt::skip]
 const PHRASING_VOCABULARY: &[&str] = &[
     // Articles, pronouns, verbs and joining words.
@@ -631,17 +632,7 @@ impl Lexicon {
             }
             if seen & (DIGIT | OTHER) == 0 {
                 let short = lower_short(bytes, start, i - start);
-                let (word, key, kw) = match self.known_word(short) {
-                    Some(ids) => ids,
-                    None => self.plain_word(&bytes[start..i], short),
-                };
-                out.push(Token {
-                    word,
-                    key,
-                    kw,
-                    span: base + start..base + i,
-                    possessive: false,
-                });
+                self.push_plain(&bytes[start..i], short, base + start, out);
             } else if seen & DIGIT == 0 {
                 self.push_word(&text[start..i], base + start, false, out);
             } else {
@@ -665,6 +656,24 @@ impl Lexicon {
                 return;
             }
         }
+    }
+
+    /// Pushes the token of `raw`, at `at` in the text: ASCII letters and
+    /// digits whose lower case has short form `short` ([`lower_short`]).
+    /// Inline, with [`Lexicon::known_word`]: the tokenizer's common path.
+    #[inline(always)]
+    fn push_plain(&mut self, raw: &[u8], short: u64, at: usize, out: &mut Vec<Token>) {
+        let (word, key, kw) = match self.known_word(short) {
+            Some(ids) => ids,
+            None => self.plain_word(raw, short),
+        };
+        out.push(Token {
+            word,
+            key,
+            kw,
+            span: at..at + raw.len(),
+            possessive: false,
+        });
     }
 
     /// The ids and phrasing word of the word of short form `short`
@@ -730,17 +739,7 @@ impl Lexicon {
     fn push_word(&mut self, raw: &str, at: usize, plain: bool, out: &mut Vec<Token>) {
         if plain {
             let short = lower_short(raw.as_bytes(), 0, raw.len());
-            let (word, key, kw) = match self.known_word(short) {
-                Some(ids) => ids,
-                None => self.plain_word(raw.as_bytes(), short),
-            };
-            out.push(Token {
-                word,
-                key,
-                kw,
-                span: at..at + raw.len(),
-                possessive: false,
-            });
+            self.push_plain(raw.as_bytes(), short, at, out);
             return;
         }
         let lower = if raw.is_ascii() {
