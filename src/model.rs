@@ -15,6 +15,7 @@
 use std::cell::Cell;
 use std::fmt;
 use std::hash::BuildHasher;
+use std::ops::Range;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU32, Ordering};
 
@@ -524,10 +525,71 @@ pub struct Model {
     customs: Vec<Arc<dyn Propagator + Send + Sync>>,
     /// Their state words, together (see [`MAX_MODEL_STATE_WORDS`]).
     custom_state_words: usize,
-    /// The clues' sentences, shown in traces and trees, by constraint
-    /// index: no longer than `constraints` (a constraint past its end has
-    /// no label), and empty, unallocated, until a label is set.
-    labels: Vec<Option<Box<str>>>,
+    /// The clues' sentences, shown in traces and trees.
+    labels: Labels,
+}
+
+/// The constraints' labels, in one string: a model of a puzzle labels
+/// every clue, so one allocation serves them all.
+#[derive(Clone, Debug, Default)]
+struct Labels {
+    /// The labels' text, one after another, with the text of labels since
+    /// replaced among them (at most as much as the live text, see
+    /// [`Labels::set`]).
+    text: String,
+    /// Where each constraint's label lies in `text`, by constraint index:
+    /// no longer than the model's constraints (a constraint past its end
+    /// has no label).
+    spans: Vec<Option<Range<usize>>>,
+    /// The bytes of `text` that some span covers.
+    live: usize,
+}
+
+impl Labels {
+    /// The label of constraint `c`, if it has one.
+    fn get(&self, c: usize) -> Option<&str> {
+        let span = self.spans.get(c)?.clone()?;
+        Some(&self.text[span])
+    }
+
+    /// Labels constraint `c` of `constraints` with `label`. A replaced
+    /// label's text stays behind until it would make up more than half of
+    /// `text`; then the live labels are copied into a new string, so that
+    /// relabelling never grows the store past twice its live text.
+    fn set(&mut self, c: usize, constraints: usize, label: &str) {
+        if self.spans.len() <= c {
+            self.spans.resize(constraints, None);
+        }
+        if let Some(old) = self.spans[c].take() {
+            self.live -= old.len();
+            if self.text.len() - self.live > self.live + label.len() {
+                self.compact();
+            }
+        }
+        let start = self.text.len();
+        self.text.push_str(label);
+        self.spans[c] = Some(start..self.text.len());
+        self.live += label.len();
+    }
+
+    /// Copies the live labels into a new string, in constraint order.
+    #[cold]
+    fn compact(&mut self) {
+        let mut text = String::with_capacity(self.live);
+        for span in self.spans.iter_mut().flatten() {
+            let start = text.len();
+            text.push_str(&self.text[span.clone()]);
+            *span = start..text.len();
+        }
+        self.text = text;
+    }
+
+    /// Drops every label, keeping the storage.
+    fn clear(&mut self) {
+        self.text.clear();
+        self.spans.clear();
+        self.live = 0;
+    }
 }
 
 /// A clone owns every variable and constraint the model has now, and gets
@@ -580,7 +642,7 @@ impl Model {
             offsets: Vec::new(),
             customs: Vec::new(),
             custom_state_words: 0,
-            labels: Vec::new(),
+            labels: Labels::default(),
         }
     }
 
@@ -596,7 +658,7 @@ impl Model {
             offsets: Vec::new(),
             customs: Vec::new(),
             custom_state_words: 0,
-            labels: Vec::new(),
+            labels: Labels::default(),
         }
     }
 
@@ -886,7 +948,7 @@ impl Model {
     /// If `c` was not posted to this model.
     pub fn label(&self, c: ConstraintId) -> Option<&str> {
         self.assert_own_constraint(c);
-        self.labels.get(c.index())?.as_deref()
+        self.labels.get(c.index())
     }
 
     /// Gives `c` a label (the clue's sentence), shown in traces and trees.
@@ -894,12 +956,10 @@ impl Model {
     /// # Panics
     ///
     /// If `c` was not posted to this model.
-    pub fn set_label(&mut self, c: ConstraintId, label: impl Into<String>) {
+    pub fn set_label(&mut self, c: ConstraintId, label: impl AsRef<str>) {
         self.assert_own_constraint(c);
-        if self.labels.len() <= c.index() {
-            self.labels.resize(self.constraints.len(), None);
-        }
-        self.labels[c.index()] = Some(label.into().into_boxed_str());
+        self.labels
+            .set(c.index(), self.constraints.len(), label.as_ref());
     }
 
     /// The label of `c`, or its kind and variables when it has none:
@@ -1715,7 +1775,7 @@ impl Clone for Names {
 
 impl Names {
     /// The most names found without the hash table.
-    const SCAN: usize = 32;
+    const SCAN: usize = 64;
 
     /// The number of names.
     fn len(&self) -> usize {
@@ -2407,6 +2467,31 @@ mod tests {
         let x = m.int_var("x", 0, 3).expect("fresh");
         let again = m.equal_value(x, 1).expect("valid");
         assert_eq!(m.label(again), None, "labels go with a clear");
+    }
+
+    #[test]
+    fn relabelling_keeps_every_label_and_bounds_the_store() {
+        // Constraints relabelled in turn with labels of changing lengths:
+        // each keeps its latest label, the others keep theirs, and the text
+        // kept never exceeds twice the live labels' (the replaced ones are
+        // dropped in time).
+        let mut m = Model::new();
+        let x = m.int_var("x", 0, 3).expect("fresh");
+        let cs: Vec<ConstraintId> = (0..5)
+            .map(|v| m.not_equal_value(x, v).expect("valid"))
+            .collect();
+        let mut expected: Vec<Option<String>> = vec![None; cs.len()];
+        for round in 0..500 {
+            let k = (round * 7) % cs.len();
+            let label = "ab".repeat(1 + round % 13) + &round.to_string();
+            m.set_label(cs[k], &label);
+            expected[k] = Some(label);
+            for (&c, want) in cs.iter().zip(&expected) {
+                assert_eq!(m.label(c), want.as_deref());
+            }
+            let live: usize = expected.iter().flatten().map(String::len).sum();
+            assert!(m.labels.text.len() <= 2 * live, "round {round}");
+        }
     }
 
     #[test]
