@@ -584,6 +584,13 @@ impl Labels {
         self.text = text;
     }
 
+    /// Room for `constraints` labels of `bytes` in all.
+    fn reserve(&mut self, constraints: usize, bytes: usize) {
+        self.spans
+            .reserve(constraints.saturating_sub(self.spans.len()));
+        self.text.reserve(bytes);
+    }
+
     /// Drops every label, keeping the storage.
     fn clear(&mut self) {
         self.text.clear();
@@ -949,6 +956,12 @@ impl Model {
     pub fn label(&self, c: ConstraintId) -> Option<&str> {
         self.assert_own_constraint(c);
         self.labels.get(c.index())
+    }
+
+    /// Room for labels of `bytes` in all on every constraint posted so far,
+    /// so that labelling them does not reallocate.
+    pub(crate) fn reserve_labels(&mut self, bytes: usize) {
+        self.labels.reserve(self.constraints.len(), bytes);
     }
 
     /// Gives `c` a label (the clue's sentence), shown in traces and trees.

@@ -293,7 +293,15 @@ impl Puzzle {
             }
         }
         // The labels once every constraint is posted, so that the model
-        // makes room for them once.
+        // makes room for them once: the clues' sentences, and two lines a
+        // group (`group NAME: all different`, `group NAME: every house has
+        // one`, 48 bytes besides the names).
+        let sentences: usize = (self.clues.iter())
+            .filter_map(|c| c.label.as_ref())
+            .map(String::len)
+            .sum();
+        let groups: usize = self.groups.iter().map(|g| 2 * g.name.len() + 48).sum();
+        pm.model.reserve_labels(sentences + groups);
         let mut text = String::new();
         for (c, &origin) in pm.model.constraint_ids().zip(&pm.origins) {
             text.clear();
