@@ -24,14 +24,14 @@
 //! every word of the readers' word tables (phrasing words, numbers in
 //! words, stop words), so a puzzle's own new word is looked up in none of
 //! them. A clue then reads as integer comparisons, and a word costs one
-//! pass over its bytes (to cut it) and one lookup: a word of at most seven
-//! bytes (nearly every word) is one number, its short form, read from the
-//! text in one load, lower-cased by its case bits, and found and compared
-//! as that number; a longer word is hashed and compared a byte at a time.
-//! The tokenizer's loop looks a short word up in place (the fixed table,
-//! then the puzzle's own) and only a word it does not find as a word —
-//! new, long, or met so far only as a key — leaves the loop for
-//! [`Lexicon::plain_word`].
+//! lookup: a word of at most seven bytes (nearly every word) is one
+//! number, its short form, read from the text in one load of eight bytes
+//! that also tells where the word ends, lower-cased by its case bits, and
+//! found and compared as that number; a longer word is cut a byte at a
+//! time, hashed and compared a byte at a time. The tokenizer's loop looks
+//! a short word up in place (the fixed table, then the puzzle's own) and
+//! only a word it does not find as a word — new, long, or met so far only
+//! as a key — leaves the loop for [`Lexicon::plain_word`].
 
 use std::borrow::Cow;
 use std::ops::Range;
@@ -563,6 +563,13 @@ impl Lexicon {
 
     /// [`Lexicon::tokens`], stopping after the word at which `more` (asked
     /// of the tokens so far, after each word) is false.
+    ///
+    /// Eight bytes at a time ([`load8`], [`alnum_bytes`]): a word of at most
+    /// [`SHORT`] ASCII letters that ends before an ASCII byte other than
+    /// the apostrophe (nearly every word) is measured, lower-cased and
+    /// looked up from one load, and the separators after it are skipped in
+    /// the same load; any other word takes [`Lexicon::word`], which cuts it
+    /// a byte (or a character) at a time.
     pub(crate) fn tokens_while(
         &mut self,
         text: &str,
@@ -572,9 +579,137 @@ impl Lexicon {
     ) {
         out.clear();
         let bytes = text.as_bytes();
-        // Invariant: `i` is on a char boundary. ASCII bytes are read through
-        // `BYTE_CLASS`; other characters are decoded.
+        // Invariant: `i` is on a char boundary (every cut below is after an
+        // ASCII byte or a whole character).
+        let mut i = 0;
+        while i < bytes.len() {
+            let w = load8(bytes, i);
+            let alnum = alnum_bytes(w);
+            if alnum & 0x80 == 0 {
+                // Separators up to the next ASCII letter or digit, or the
+                // next byte outside ASCII.
+                let stop = alnum | (w & HIGH);
+                if stop == 0 {
+                    i += 8;
+                    continue;
+                }
+                i += (stop.trailing_zeros() / 8) as usize;
+                if bytes[i].is_ascii() {
+                    continue;
+                }
+                let c = text[i..].chars().next().unwrap_or(' ');
+                if !c.is_alphanumeric() {
+                    i += c.len_utf8();
+                    continue;
+                }
+                i = self.word(text, i, base, out);
+            } else {
+                // The word's length: its run of letters and digits, 8 when
+                // the load holds no end.
+                let n = ((!alnum & HIGH).trailing_zeros() / 8) as usize;
+                let after = if n < 8 { (w >> (8 * n)) as u8 } else { 0 };
+                let low = (1u64 << (8 * n.min(SHORT))) - 1;
+                if n <= SHORT && after != b'\'' && after.is_ascii() && digit_bytes(w) & low == 0 {
+                    // The lower case of each letter is its case bit set.
+                    let short = ((w | 0x2020_2020_2020_2020) & low) | (n as u64) << 56;
+                    self.push_plain(&bytes[i..i + n], short, base + i, out);
+                    // The separators after it in the same load.
+                    let stop = (alnum | (w & HIGH)) & !low;
+                    i += if stop == 0 {
+                        8
+                    } else {
+                        (stop.trailing_zeros() / 8) as usize
+                    };
+                } else {
+                    i = self.word(text, i, base, out);
+                }
+            }
+            if !more(self, out) {
+                return;
+            }
+        }
+    }
+
+    /// Cuts the word that starts at `start` (a letter or digit) into
+    /// tokens and returns where it ends: letters, digits, combining marks
+    /// and one apostrophe, a byte at a time. Any word may take this path
+    /// ([`Lexicon::tokens_while`] takes it for all but the short plain
+    /// words).
+    fn word(&mut self, text: &str, start: usize, base: usize, out: &mut Vec<Token>) -> usize {
+        let bytes = text.as_bytes();
         let char_at = |i: usize| text[i..].chars().next().unwrap_or(' ');
+        // Its ASCII letters and digits first (the whole of nearly every
+        // word).
+        let mut i = start;
+        let mut seen = 0u8;
+        while let Some(&b) = bytes.get(i) {
+            let class = BYTE_CLASS[usize::from(b)];
+            if class == 0 {
+                break;
+            }
+            seen |= class;
+            i += 1;
+        }
+        // The rest of the word, if an apostrophe or a character outside
+        // ASCII continues it: the word takes the general path.
+        let mut apostrophe = false;
+        while i < bytes.len() {
+            let b = bytes[i];
+            if b.is_ascii() {
+                let class = BYTE_CLASS[usize::from(b)];
+                if class != 0 {
+                    seen |= class;
+                } else if b == b'\'' && !apostrophe {
+                    apostrophe = true;
+                    seen |= OTHER;
+                } else {
+                    break;
+                }
+                i += 1;
+                continue;
+            }
+            let c = char_at(i);
+            let quote = c == '\u{2019}' && !apostrophe;
+            if quote || c.is_alphanumeric() || crate::puzzle::text::is_combining_mark(c) {
+                apostrophe |= quote;
+                seen |= OTHER;
+                i += c.len_utf8();
+            } else {
+                break;
+            }
+        }
+        if seen & (DIGIT | OTHER) == 0 {
+            let short = lower_short(bytes, start, i - start);
+            self.push_plain(&bytes[start..i], short, base + start, out);
+        } else if seen & DIGIT == 0 {
+            self.push_word(&text[start..i], base + start, false, out);
+        } else {
+            let word = &text[start..i];
+            // A letter followed by a digit starts a new token (`F150`
+            // and `F-150` are both `f`, `150`); `1st` stays one token.
+            let mut from = 0;
+            let mut prev: Option<char> = None;
+            for (k, c) in word.char_indices() {
+                if c.is_ascii_digit() && prev.is_some_and(char::is_alphabetic) {
+                    let piece = &word[from..k];
+                    self.push_word(piece, base + start + from, is_plain(piece), out);
+                    from = k;
+                }
+                prev = Some(c);
+            }
+            let piece = &word[from..];
+            self.push_word(piece, base + start + from, is_plain(piece), out);
+        }
+        i
+    }
+
+    /// [`Lexicon::tokens`] a byte at a time: every word through
+    /// [`Lexicon::word`], as the tokenizer cut before it read eight bytes
+    /// at a time (the reference the tests compare it with).
+    #[cfg(test)]
+    fn tokens_by_byte(&mut self, text: &str, base: usize, out: &mut Vec<Token>) {
+        out.clear();
+        let bytes = text.as_bytes();
         let mut i = 0;
         while i < bytes.len() {
             let b = bytes[i];
@@ -583,78 +718,13 @@ impl Lexicon {
                     i += 1;
                     continue;
                 }
-                let c = char_at(i);
+                let c = text[i..].chars().next().unwrap_or(' ');
                 if !c.is_alphanumeric() {
                     i += c.len_utf8();
                     continue;
                 }
             }
-            // A word: letters, digits, combining marks, and one apostrophe.
-            // Its ASCII letters and digits first (the whole of nearly every
-            // word).
-            let start = i;
-            let mut seen = 0u8;
-            while let Some(&b) = bytes.get(i) {
-                let class = BYTE_CLASS[usize::from(b)];
-                if class == 0 {
-                    break;
-                }
-                seen |= class;
-                i += 1;
-            }
-            // The rest of the word, if an apostrophe or a character outside
-            // ASCII continues it: the word takes the general path.
-            let mut apostrophe = false;
-            while i < bytes.len() {
-                let b = bytes[i];
-                if b.is_ascii() {
-                    let class = BYTE_CLASS[usize::from(b)];
-                    if class != 0 {
-                        seen |= class;
-                    } else if b == b'\'' && !apostrophe {
-                        apostrophe = true;
-                        seen |= OTHER;
-                    } else {
-                        break;
-                    }
-                    i += 1;
-                    continue;
-                }
-                let c = char_at(i);
-                let quote = c == '\u{2019}' && !apostrophe;
-                if quote || c.is_alphanumeric() || crate::puzzle::text::is_combining_mark(c) {
-                    apostrophe |= quote;
-                    seen |= OTHER;
-                    i += c.len_utf8();
-                } else {
-                    break;
-                }
-            }
-            if seen & (DIGIT | OTHER) == 0 {
-                let short = lower_short(bytes, start, i - start);
-                self.push_plain(&bytes[start..i], short, base + start, out);
-            } else if seen & DIGIT == 0 {
-                self.push_word(&text[start..i], base + start, false, out);
-            } else {
-                let word = &text[start..i];
-                // A letter followed by a digit starts a new token (`F150`
-                // and `F-150` are both `f`, `150`); `1st` stays one token.
-                let mut from = 0;
-                let mut prev: Option<char> = None;
-                for (k, c) in word.char_indices() {
-                    if c.is_ascii_digit() && prev.is_some_and(char::is_alphabetic) {
-                        let piece = &word[from..k];
-                        self.push_word(piece, base + start + from, is_plain(piece), out);
-                        from = k;
-                    }
-                    prev = Some(c);
-                }
-                let piece = &word[from..];
-                self.push_word(piece, base + start + from, is_plain(piece), out);
-            }
-            if !more(self, out) {
-                return;
-            }
+            i = self.word(text, i, base, out);
         }
     }
 
@@ -829,6 +899,48 @@ fn lower_short(bytes: &[u8], start: usize, n: usize) -> u64 {
     };
     // A letter's case bit set is its lower case; a digit has it set already.
     packed | (0x2020_2020_2020_2020 & mask) | (n as u64) << 56
+}
+
+/// Every byte's high bit ([`alnum_bytes`]).
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// 1 in every byte.
+const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The 8 bytes of `bytes` from `i` as one number, first byte lowest; past
+/// the end of `bytes`, zeros (a separator).
+fn load8(bytes: &[u8], i: usize) -> u64 {
+    match bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
+        Some(chunk) => u64::from_le_bytes(*chunk),
+        None => {
+            let rest = bytes.get(i..).unwrap_or_default();
+            let mut chunk = [0u8; 8];
+            chunk[..rest.len()].copy_from_slice(rest);
+            u64::from_le_bytes(chunk)
+        }
+    }
+}
+
+/// The high bit of each byte of `w` at or above `c` (at most 0x80), for
+/// bytes below 0x80: `(x | 0x80) - c` borrows from no other byte.
+fn at_least(w: u64, c: u8) -> u64 {
+    ((w | HIGH) - ONES * u64::from(c)) & HIGH
+}
+
+/// The high bit of each byte of `w` that is an ASCII letter or digit.
+fn alnum_bytes(w: u64) -> u64 {
+    let ascii = w & !HIGH;
+    // A letter's lower case is its case bit set (the bit moves no other
+    // byte into `a..=z`).
+    let lower = ascii | 0x2020_2020_2020_2020;
+    let letters = at_least(lower, b'a') & !at_least(lower, b'z' + 1);
+    (letters | digit_bytes(w)) & !w
+}
+
+/// The high bit of each byte of `w` that is an ASCII digit.
+fn digit_bytes(w: u64) -> u64 {
+    let ascii = w & !HIGH;
+    at_least(ascii, b'0') & !at_least(ascii, b'9' + 1) & !w
 }
 
 /// A string's fingerprint for [`Lexicon`]'s tables: its hash and its
@@ -1550,6 +1662,75 @@ mod tests {
         assert!(t[1].word as usize >= lex.fixed.entries.len());
         assert_eq!(own.text(t[1].word), "zebra");
         assert_eq!(t[3].kw, Kw::Left);
+    }
+
+    /// A text's tokens and the strings (word, key) of each.
+    type Cut = (Vec<Token>, Vec<(String, String)>);
+
+    /// Both cuts of `text` (eight bytes at a time and a byte at a time),
+    /// each by a fresh lexicon.
+    fn both_cuts(text: &str) -> [Cut; 2] {
+        let strings = |lex: &Lexicon, t: &[Token]| {
+            t.iter()
+                .map(|t| (lex.text(t.word).to_owned(), lex.text(t.key).to_owned()))
+                .collect()
+        };
+        let (mut fast, mut slow) = (Lexicon::new(), Lexicon::new());
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        fast.tokens(text, 7, &mut a);
+        slow.tokens_by_byte(text, 7, &mut b);
+        let (sa, sb) = (strings(&fast, &a), strings(&slow, &b));
+        [(a, sa), (b, sb)]
+    }
+
+    #[test]
+    fn eight_bytes_at_a_time_cut_as_one_at_a_time() {
+        // Words of 1 to 9 bytes at every offset of a load, each followed
+        // by every kind of byte the fast path must leave to the slow one
+        // (apostrophes, a digit, a letter outside ASCII, a combining mark,
+        // a curly quote) or may skip (spaces, punctuation, a tab, NUL),
+        // and at the very end of the text.
+        let words = [
+            "a", "Ab", "the", "Eric", "HOUSE", "horses", "Norweg", "Japanes", "painting",
+        ];
+        let tails = [
+            "",
+            " ",
+            ", ",
+            "'s",
+            "' ",
+            "\u{2019}s",
+            "9",
+            "é",
+            "e\u{301}",
+            ".\n",
+            "\t-",
+            "\0x",
+            "  \u{201c}x",
+            "n't",
+            "\u{a0}q",
+        ];
+        for lead in ["", " ", "12. ", "\u{e9} ", "`"] {
+            for w in words {
+                for tail in tails {
+                    let text = format!("{lead}{w}{tail} {w}{tail}");
+                    let [(a, sa), (b, sb)] = both_cuts(&text);
+                    assert_eq!(a, b, "{text:?}");
+                    assert_eq!(sa, sb, "{text:?}");
+                }
+            }
+        }
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_cuts_as_one_byte_at_a_time(
+            text in "[a-zA-Z0-9 ,.'`\\-\n\t\u{0}\u{e9}\u{c9}\u{301}\u{2019}\u{201c}\u{a0}\u{200b}]{0,40}"
+        ) {
+            let [(a, sa), (b, sb)] = both_cuts(&text);
+            proptest::prop_assert_eq!(a, b);
+            proptest::prop_assert_eq!(sa, sb);
+        }
     }
 
     #[test]
