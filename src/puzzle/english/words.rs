@@ -307,7 +307,8 @@ impl Strings {
 /// keys), each with an id and what the readers ask of it, computed once per
 /// string rather than once per occurrence.
 ///
-/// The words every puzzle uses, [`PHRASING_VOCABULARY`] and their keys,
+/// The words every puzzle uses, [`PHRASING_VOCABULARY`], the words
+/// [`key`]'s tables spell ([`CANONICAL`], [`IRREGULAR`]) and their keys,
 /// are interned once for all puzzles, with all a lexicon knows of them, in
 /// one shared table (`fixed`, ids `0..fixed.entries.len()`); a lexicon
 /// interns only the puzzle's other strings (`own`, the ids after). A word
@@ -391,7 +392,10 @@ impl Lexicon {
                 own: Strings::with_capacity(2 * PHRASING_VOCABULARY.len()),
                 lower: String::new(),
             };
-            for w in PHRASING_VOCABULARY {
+            // The words the tables of `key` and `singular` look up, so that
+            // a puzzle's own word is none of them (`plain_key`).
+            let spellings = CANONICAL.iter().chain(IRREGULAR).map(|&(w, _)| w);
+            for w in PHRASING_VOCABULARY.iter().copied().chain(spellings) {
                 build.intern_word(w);
             }
             // The keys too are words, so that no fixed entry is ever
@@ -530,7 +534,15 @@ impl Lexicon {
         // spells a number only in digits; only the fixed table's building
         // looks words up in those tables.
         let building_fixed = self.building_fixed();
-        let key = match key(norm) {
+        // Every word of `CANONICAL` and `IRREGULAR` is fixed (a test
+        // checks): a puzzle's own word takes the key that skips their
+        // lookups.
+        let key = if building_fixed {
+            key(norm)
+        } else {
+            plain_key(norm)
+        };
+        let key = match key {
             k if k == norm => id,
             k => self.intern(&k),
         };
@@ -767,20 +779,20 @@ impl Lexicon {
         (e.key != NO_KEY).then(|| (self.fixed.entries.len() as WordId + j, e.key, e.kw))
     }
 
-    /// The ids and phrasing word of `raw`, ASCII letters and digits whose
+    /// The ids and phrasing word of `bytes`, ASCII letters and digits whose
     /// lower case has short form `short` ([`lower_short`]): found, or
     /// interned as a word.
     #[inline(never)]
-    fn plain_word(&mut self, raw: &[u8], short: u64) -> (WordId, WordId, Kw) {
+    fn plain_word(&mut self, bytes: &[u8], short: u64) -> (WordId, WordId, Kw) {
         // The stored string is in lower case: a letter's case bit set is
         // its lower case, and a digit has that bit set already.
         let hash = if short == LONG {
-            hash_long(raw.iter().map(|&b| b | 0x20))
+            hash_long(bytes.iter().map(|&b| b | 0x20))
         } else {
             hash_short(short)
         };
         let found = self.probe(hash, short, |t| {
-            t.len() == raw.len() && t.iter().zip(raw).all(|(&x, &y)| x == y | 0x20)
+            t.len() == bytes.len() && t.iter().zip(bytes).all(|(&x, &y)| x == y | 0x20)
         });
         match found {
             Some(id) if self.entry(id).key != NO_KEY => {
@@ -792,7 +804,9 @@ impl Lexicon {
             _ => {
                 let mut lower = std::mem::take(&mut self.lower);
                 lower.clear();
-                lower.extend(raw.iter().map(|&b| char::from(b.to_ascii_lowercase())));
+                // ASCII: never an error.
+                lower.push_str(std::str::from_utf8(bytes).unwrap_or_default());
+                lower.make_ascii_lowercase();
                 let id = match found {
                     Some(id) => id,
                     None => self.fixed.entries.len() as WordId + self.own.insert(&lower, hash),
@@ -1044,6 +1058,22 @@ pub(crate) fn key(norm: &str) -> Cow<'_, str> {
     }
 }
 
+/// [`key`] of a word that no table of [`canonical`] or [`singular`]
+/// holds (a puzzle's own word: the fixed table holds all of theirs):
+/// only its regular singular may be canonical (`swedes`, `britons`).
+fn plain_key(norm: &str) -> Cow<'_, str> {
+    let single = regular_singular(norm);
+    if !std::ptr::eq(single.as_ref(), norm) {
+        if let Some(c) = canonical(&single) {
+            return Cow::Borrowed(c);
+        }
+    }
+    match single {
+        Cow::Borrowed(w) => Cow::Borrowed(stem(w)),
+        Cow::Owned(w) => Cow::Owned(stem(&w).to_owned()),
+    }
+}
+
 /// A verb's `-ing` and a final `e` cut off (`dancing`, `dance` -> `danc`;
 /// `knitting`, `knit` -> `knit`), so that a value written as an activity
 /// meets the verb a clue uses. Both sides of every comparison are cut the
@@ -1052,24 +1082,24 @@ fn stem(word: &str) -> &str {
     if !word.is_ascii() {
         return word;
     }
-    let mut w = word;
-    if w.len() >= 6 {
-        if let Some(s) = w.strip_suffix("ing") {
-            w = s;
-            let b = w.as_bytes();
-            let n = b.len();
+    let mut w = word.as_bytes();
+    if let [rest @ .., b'i', b'n', b'g'] = w {
+        if w.len() >= 6 {
+            w = rest;
             // `knitt` -> `knit`: the doubled consonant of the -ing form.
-            if n >= 2 && b[n - 1] == b[n - 2] && b"bdgmnprt".contains(&b[n - 1]) {
-                w = &w[..n - 1];
+            if let [.., x, y] = w {
+                if x == y && b"bdgmnprt".contains(y) {
+                    w = &w[..w.len() - 1];
+                }
             }
         }
     }
-    if w.len() >= 4 {
-        if let Some(s) = w.strip_suffix('e') {
-            w = s;
+    if let [rest @ .., b'e'] = w {
+        if w.len() >= 4 {
+            w = rest;
         }
     }
-    w
+    &word[..w.len()]
 }
 
 /// Words written more than one way in the published puzzles: demonyms and
@@ -1359,29 +1389,27 @@ pub(crate) fn singular(word: &str) -> Cow<'_, str> {
     if let Some(s) = irregular {
         return Cow::Borrowed(s);
     }
+    regular_singular(word)
+}
+
+/// [`singular`] by the regular rules alone: `lilies` is `lily`, `boxes`
+/// is `box`, `horses` is `horse`; `glass`, `bus` and `axis` stay.
+fn regular_singular(word: &str) -> Cow<'_, str> {
     let n = word.len();
-    if !word.is_ascii() || n <= 3 {
+    if n <= 3 || !word.is_ascii() {
         return Cow::Borrowed(word);
     }
-    if let Some(stem) = word.strip_suffix("ies") {
-        if n > 4 {
-            return Cow::Owned(format!("{stem}y"));
-        }
-    }
-    for suffix in ["ches", "shes", "sses", "xes", "zzes"] {
-        if word.ends_with(suffix) {
-            return Cow::Borrowed(&word[..n - 2]);
-        }
-    }
-    if word.ends_with('s')
-        && !word.ends_with("ss")
-        && !word.ends_with("us")
-        && !word.ends_with("is")
-        && !word.ends_with("ous")
-    {
-        return Cow::Borrowed(&word[..n - 1]);
-    }
-    Cow::Borrowed(word)
+    let cut = match word.as_bytes() {
+        [.., b'i', b'e', b's'] if n > 4 => return Cow::Owned(format!("{}y", &word[..n - 3])),
+        [.., b'c' | b's', b'h', b'e', b's']
+        | [.., b's', b's', b'e', b's']
+        | [.., b'x', b'e', b's']
+        | [.., b'z', b'z', b'e', b's'] => 2,
+        [.., b's' | b'u' | b'i', b's'] => 0,
+        [.., b's'] => 1,
+        _ => 0,
+    };
+    Cow::Borrowed(&word[..n - cut])
 }
 
 /// The irregular plurals [`singular`] knows and their singulars, sorted
@@ -1799,6 +1827,35 @@ mod tests {
         let (lex, t) = cut("Ford F-150, ford f150");
         let f150: Vec<&str> = t.iter().map(|t| lex.text(t.key)).collect();
         assert_eq!(f150, ["ford", "f", "150", "ford", "f", "150"]);
+    }
+
+    #[test]
+    fn a_word_outside_the_tables_keys_without_them() {
+        // The tables' words are fixed, so no puzzle's own word is one.
+        let lex = Lexicon::new();
+        for (w, _) in CANONICAL.iter().chain(IRREGULAR) {
+            assert!(lex.find(w).is_some(), "{w}");
+        }
+        // Every other word keys as `key` keys it: plurals and -ing forms,
+        // plurals whose singular is canonical, words shorter than the
+        // rules, and words outside ASCII.
+        let words = [
+            "horses", "lilies", "ties", "boxes", "churches", "bushes", "classes", "buzzes",
+            "glass", "bus", "axis", "famous", "dancing", "knitting", "swimming", "ring", "swedes",
+            "britons", "danes", "finns", "poles", "scots", "aprils", "colours", "greys", "cats",
+            "oxes", "tea", "pie", "ice", "cafés", "écoles", "naïve", "x", "",
+        ];
+        for w in words {
+            assert_eq!(plain_key(w), key(w), "{w}");
+            assert_eq!(regular_singular(w), singular(w), "{w}");
+        }
+        // The keys themselves, worked out by hand from the rules.
+        assert_eq!(plain_key("swedes"), "swede");
+        assert_eq!(plain_key("britons"), "brit");
+        assert_eq!(plain_key("swimming"), "swim");
+        assert_eq!(plain_key("churches"), "church");
+        assert_eq!(plain_key("ties"), "tie");
+        assert_eq!(plain_key("axis"), "axis");
     }
 
     #[test]
