@@ -602,9 +602,19 @@ fn read_groups(
         let mut values: Vec<String> = Vec::with_capacity(list.values.len());
         for &(value, ref span) in &list.values {
             let value = text::nfc(value.trim()).into_owned();
-            let chars = value.chars().count();
-            // A value has a word exactly when it has a letter or a digit.
-            let has_word = value.chars().any(char::is_alphanumeric);
+            // Its length in characters, whether it has a word (a value has
+            // one exactly when it has a letter or a digit), and its first
+            // character that cannot be seen (no ASCII character is
+            // invisible), in one pass.
+            let (mut chars, mut has_word, mut unseen) = (0, false, None);
+            for c in value.chars() {
+                chars += 1;
+                has_word |= c.is_alphanumeric();
+                let bad = c.is_control() || !c.is_ascii() && text::invisible(c).is_some();
+                if bad && unseen.is_none() {
+                    unseen = Some(c);
+                }
+            }
             if value.is_empty() || chars > MAX_NAME_CHARS || !has_word {
                 errors.add(
                     ErrorKind::BadName,
@@ -615,10 +625,7 @@ fn read_groups(
                 ok = false;
                 continue;
             }
-            if let Some(c) = value
-                .chars()
-                .find(|&c| text::invisible(c).is_some() || c.is_control())
-            {
+            if let Some(c) = unseen {
                 errors.add(
                     ErrorKind::InvisibleCharacter,
                     span.clone(),
@@ -953,6 +960,54 @@ mod tests {
             house_count("No count here.", 0, &mut lexicon, &mut tokens, true),
             None
         );
+    }
+
+    #[test]
+    fn values_are_checked_as_names_are() {
+        // Each value that the `.zebra` form would refuse as a name, with
+        // the diagnostic it gets: too long (65 characters, one outside
+        // ASCII), without a letter or digit, holding an invisible or a
+        // control character (in and outside ASCII), or listed twice.
+        let long = format!("\u{e9}{}", "x".repeat(64));
+        for (value, kind, message) in [
+            (
+                &long[..],
+                ErrorKind::BadName,
+                "a value of 65 characters, or without a word",
+            ),
+            (
+                "--",
+                ErrorKind::BadName,
+                "a value of 2 characters, or without a word",
+            ),
+            (
+                "a\u{200b}b",
+                ErrorKind::InvisibleCharacter,
+                "the value holds an invisible character (U+200B)",
+            ),
+            (
+                "a\u{1}b",
+                ErrorKind::InvisibleCharacter,
+                "the value holds an invisible character (U+0001)",
+            ),
+            (
+                "a\u{85}b",
+                ErrorKind::InvisibleCharacter,
+                "the value holds an invisible character (U+0085)",
+            ),
+            ("b", ErrorKind::Duplicate, "`b` is listed twice"),
+        ] {
+            let text = format!("There are 3 houses.\n- Names: `{value}`, `b`, `c`\n");
+            let errors = parse(&text).expect_err(value);
+            let d = &errors.diagnostics()[0];
+            assert_eq!((d.kind, &d.message[..]), (kind, message), "{value:?}");
+            // At the value, the second one for a duplicate.
+            let column = if kind == ErrorKind::Duplicate { 16 } else { 11 };
+            assert_eq!((d.spot.line, d.spot.column), (2, column), "{value:?}");
+        }
+        // Visible characters outside ASCII are a value's own.
+        let p = parse("There are 2 houses.\n- Names: `Zo\u{eb}`, `\u{c5}sa`\n").expect("reads");
+        assert_eq!(p.groups()[0].values, ["Zo\u{eb}", "\u{c5}sa"]);
     }
 
     #[test]
