@@ -624,7 +624,7 @@ impl Lexicon {
                 if n <= SHORT && after != b'\'' && after.is_ascii() && digit_bytes(w) & low == 0 {
                     // The lower case of each letter is its case bit set.
                     let short = ((w | 0x2020_2020_2020_2020) & low) | (n as u64) << 56;
-                    self.push_plain(&bytes[i..i + n], short, base + i, out);
+                    self.push_plain(text, i..i + n, short, base, out);
                     // The separators after it in the same load.
                     let stop = (alnum | (w & HIGH)) & !low;
                     i += if stop == 0 {
@@ -692,7 +692,7 @@ impl Lexicon {
         }
         if seen & (DIGIT | OTHER) == 0 {
             let short = lower_short(bytes, start, i - start);
-            self.push_plain(&bytes[start..i], short, base + start, out);
+            self.push_plain(text, start..i, short, base, out);
         } else if seen & DIGIT == 0 {
             self.push_word(&text[start..i], base + start, false, out);
         } else {
@@ -740,20 +740,29 @@ impl Lexicon {
         }
     }
 
-    /// Pushes the token of `raw`, at `at` in the text: ASCII letters and
-    /// digits whose lower case has short form `short` ([`lower_short`]).
+    /// Pushes the token of `text[word]`, ASCII letters and digits whose
+    /// lower case has short form `short` ([`lower_short`]); spans are
+    /// offset by `base`.
     /// Inline, with [`Lexicon::known_word`]: the tokenizer's common path.
     #[inline(always)]
-    fn push_plain(&mut self, raw: &[u8], short: u64, at: usize, out: &mut Vec<Token>) {
+    fn push_plain(
+        &mut self,
+        text: &str,
+        word: Range<usize>,
+        short: u64,
+        base: usize,
+        out: &mut Vec<Token>,
+    ) {
+        let span = base + word.start..base + word.end;
         let (word, key, kw) = match self.known_word(short) {
             Some(ids) => ids,
-            None => self.plain_word(raw, short),
+            None => self.plain_word(&text[word], short),
         };
         out.push(Token {
             word,
             key,
             kw,
-            span: at..at + raw.len(),
+            span,
             possessive: false,
         });
     }
@@ -779,11 +788,12 @@ impl Lexicon {
         (e.key != NO_KEY).then(|| (self.fixed.entries.len() as WordId + j, e.key, e.kw))
     }
 
-    /// The ids and phrasing word of `bytes`, ASCII letters and digits whose
+    /// The ids and phrasing word of `raw`, ASCII letters and digits whose
     /// lower case has short form `short` ([`lower_short`]): found, or
     /// interned as a word.
     #[inline(never)]
-    fn plain_word(&mut self, bytes: &[u8], short: u64) -> (WordId, WordId, Kw) {
+    fn plain_word(&mut self, raw: &str, short: u64) -> (WordId, WordId, Kw) {
+        let bytes = raw.as_bytes();
         // The stored string is in lower case: a letter's case bit set is
         // its lower case, and a digit has that bit set already.
         let hash = if short == LONG {
@@ -804,8 +814,7 @@ impl Lexicon {
             _ => {
                 let mut lower = std::mem::take(&mut self.lower);
                 lower.clear();
-                // ASCII: never an error.
-                lower.push_str(std::str::from_utf8(bytes).unwrap_or_default());
+                lower.push_str(raw);
                 lower.make_ascii_lowercase();
                 let id = match found {
                     Some(id) => id,
@@ -823,7 +832,7 @@ impl Lexicon {
     fn push_word(&mut self, raw: &str, at: usize, plain: bool, out: &mut Vec<Token>) {
         if plain {
             let short = lower_short(raw.as_bytes(), 0, raw.len());
-            self.push_plain(raw.as_bytes(), short, at, out);
+            self.push_plain(raw, 0..raw.len(), short, at, out);
             return;
         }
         let lower = if raw.is_ascii() {
