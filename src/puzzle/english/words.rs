@@ -576,7 +576,7 @@ impl Lexicon {
     /// [`Lexicon::tokens`], stopping after the word at which `more` (asked
     /// of the tokens so far, after each word) is false.
     ///
-    /// Eight bytes at a time ([`load8`], [`alnum_bytes`]): a word of at most
+    /// Eight bytes at a time ([`load8`], [`letter_bytes`]): a word of at most
     /// [`SHORT`] ASCII letters that ends before an ASCII byte other than
     /// the apostrophe (nearly every word) is measured, lower-cased and
     /// looked up from one load, and the separators after it are skipped in
@@ -596,46 +596,59 @@ impl Lexicon {
         let mut i = 0;
         while i < bytes.len() {
             let w = load8(bytes, i);
-            let alnum = alnum_bytes(w);
-            if alnum & 0x80 == 0 {
-                // Separators up to the next ASCII letter or digit, or the
-                // next byte outside ASCII.
-                let stop = alnum | (w & HIGH);
-                if stop == 0 {
-                    i += 8;
-                    continue;
-                }
-                i += (stop.trailing_zeros() / 8) as usize;
-                if bytes[i].is_ascii() {
-                    continue;
-                }
-                let c = text[i..].chars().next().unwrap_or(' ');
-                if !c.is_alphanumeric() {
-                    i += c.len_utf8();
-                    continue;
-                }
-                i = self.word(text, i, base, out);
-            } else {
-                // The word's length: its run of letters and digits, 8 when
-                // the load holds no end.
-                let n = ((!alnum & HIGH).trailing_zeros() / 8) as usize;
-                let after = if n < 8 { (w >> (8 * n)) as u8 } else { 0 };
-                let low = (1u64 << (8 * n.min(SHORT))) - 1;
-                if n <= SHORT && after != b'\'' && after.is_ascii() && digit_bytes(w) & low == 0 {
+            let letters = letter_bytes(w);
+            // The run of letters the load starts with: 8 when it holds no
+            // end.
+            let n = ((!letters & HIGH).trailing_zeros() / 8) as usize;
+            if (1..=SHORT).contains(&n) {
+                // An apostrophe or a character outside ASCII after the
+                // letters continues the word: the general path. (A digit
+                // after a letter starts a token of its own.)
+                let after = (w >> (8 * n)) as u8;
+                if after != b'\'' && after.is_ascii() {
+                    let low = (1u64 << (8 * n)) - 1;
                     // The lower case of each letter is its case bit set.
-                    let short = ((w | 0x2020_2020_2020_2020) & low) | (n as u64) << 56;
+                    let short = ((w | CASE) & low) | (n as u64) << 56;
                     self.push_plain(text, i..i + n, short, base, out);
-                    // The separators after it in the same load.
-                    let stop = (alnum | (w & HIGH)) & !low;
+                    // The next word starts at a letter, a digit or a byte
+                    // outside ASCII: at or after the first byte from `0` up
+                    // after this one, in the same load (a few separators are
+                    // above `0` too: the loop's next turn skips them).
+                    let stop = (at_least(w & !HIGH, b'0') | w) & HIGH & !low;
                     i += if stop == 0 {
                         8
                     } else {
                         (stop.trailing_zeros() / 8) as usize
                     };
-                } else {
-                    i = self.word(text, i, base, out);
+                    if !more(self, out) {
+                        return;
+                    }
+                    continue;
                 }
             }
+            if n == 0 {
+                // Separators up to the next ASCII letter or digit, or the
+                // next byte outside ASCII.
+                let stop = (letters | digit_bytes(w) | w) & HIGH;
+                if stop == 0 {
+                    i += 8;
+                    continue;
+                }
+                let k = (stop.trailing_zeros() / 8) as usize;
+                if k > 0 {
+                    i += k;
+                    continue;
+                }
+                // A digit, or a character outside ASCII.
+                if !bytes[i].is_ascii() {
+                    let c = text[i..].chars().next().unwrap_or(' ');
+                    if !c.is_alphanumeric() {
+                        i += c.len_utf8();
+                        continue;
+                    }
+                }
+            }
+            i = self.word(text, i, base, out);
             if !more(self, out) {
                 return;
             }
@@ -921,14 +934,17 @@ fn lower_short(bytes: &[u8], start: usize, n: usize) -> u64 {
         None => short_form(&bytes[start..start + n]) & mask,
     };
     // A letter's case bit set is its lower case; a digit has it set already.
-    packed | (0x2020_2020_2020_2020 & mask) | (n as u64) << 56
+    packed | (CASE & mask) | (n as u64) << 56
 }
 
-/// Every byte's high bit ([`alnum_bytes`]).
+/// Every byte's high bit ([`letter_bytes`]).
 const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// 1 in every byte.
 const ONES: u64 = 0x0101_0101_0101_0101;
+
+/// The case bit of every byte: set, an ASCII letter is in lower case.
+const CASE: u64 = 0x2020_2020_2020_2020;
 
 /// The 8 bytes of `bytes` from `i` as one number, first byte lowest; past
 /// the end of `bytes`, zeros (a separator).
@@ -950,14 +966,12 @@ fn at_least(w: u64, c: u8) -> u64 {
     ((w | HIGH) - ONES * u64::from(c)) & HIGH
 }
 
-/// The high bit of each byte of `w` that is an ASCII letter or digit.
-fn alnum_bytes(w: u64) -> u64 {
-    let ascii = w & !HIGH;
+/// The high bit of each byte of `w` that is an ASCII letter.
+fn letter_bytes(w: u64) -> u64 {
     // A letter's lower case is its case bit set (the bit moves no other
     // byte into `a..=z`).
-    let lower = ascii | 0x2020_2020_2020_2020;
-    let letters = at_least(lower, b'a') & !at_least(lower, b'z' + 1);
-    (letters | digit_bytes(w)) & !w
+    let lower = (w & !HIGH) | CASE;
+    at_least(lower, b'a') & !at_least(lower, b'z' + 1) & !w
 }
 
 /// The high bit of each byte of `w` that is an ASCII digit.
@@ -1726,7 +1740,9 @@ mod tests {
         // by every kind of byte the fast path must leave to the slow one
         // (apostrophes, a digit, a letter outside ASCII, a combining mark,
         // a curly quote) or may skip (spaces, punctuation, a tab, NUL),
-        // and at the very end of the text.
+        // then by the next word in the same load (one starting with a
+        // letter or a digit after separators on either side of `0`,
+        // `A`, `a`), and at the very end of the text.
         let words = [
             "a", "Ab", "the", "Eric", "HOUSE", "horses", "Norweg", "Japanes", "painting",
         ];
@@ -1746,6 +1762,17 @@ mod tests {
             "  \u{201c}x",
             "n't",
             "\u{a0}q",
+            " 0",
+            ". 9x",
+            "/0",
+            ":x",
+            "@y",
+            "[Q",
+            "`r",
+            "{s",
+            "~t",
+            " A",
+            ", z",
         ];
         for lead in ["", " ", "12. ", "\u{e9} ", "`"] {
             for w in words {
@@ -1760,9 +1787,13 @@ mod tests {
     }
 
     proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(4096))]
         #[test]
         fn any_text_cuts_as_one_byte_at_a_time(
-            text in "[a-zA-Z0-9 ,.'`\\-\n\t\u{0}\u{e9}\u{c9}\u{301}\u{2019}\u{201c}\u{a0}\u{200b}]{0,40}"
+            // Letters, digits and the bytes next to their ranges (`/`, `:`,
+            // `@`, `[`, `` ` ``, `{`), separators, apostrophes, and characters
+            // outside ASCII: letters, a combining mark, quotes and spaces.
+            text in "[a-zA-Z0-9/:@\\[`{~?_ ,.'\\-\n\t\u{0}\u{7f}\u{e9}\u{c9}\u{301}\u{2019}\u{201c}\u{a0}\u{200b}]{0,40}"
         ) {
             let [(a, sa), (b, sb)] = both_cuts(&text);
             proptest::prop_assert_eq!(a, b);
