@@ -402,7 +402,7 @@ fn unprintable(w: u64) -> u64 {
 /// Where the line that starts at `from` ends (at its `\n`, or at the end
 /// of `bytes`), and its first byte that is neither printable ASCII nor a
 /// tab, if any: the split and the sentences' check of their characters in
-/// one pass (english-read-6x6 runs 2.7% fewer instructions than with a
+/// one pass (english-read-6x6 runs 3.2% fewer instructions than with a
 /// split and a pass over each sentence). Eight bytes at a time: a word of
 /// printable bytes (nearly every word of a text) holds no newline; once a
 /// line has an odd byte, a word without a zero byte in it xor `\n`s.
@@ -420,6 +420,17 @@ fn line_end(bytes: &[u8], from: usize) -> (usize, Option<usize>) {
         }
         false
     };
+    // Sixteen bytes a turn while they are printable (most of a line).
+    while let Some(pair) = bytes.get(i..).and_then(<[u8]>::first_chunk::<16>) {
+        let (a, b) = (
+            u64::from_le_bytes(pair[..8].try_into().unwrap_or_default()),
+            u64::from_le_bytes(pair[8..].try_into().unwrap_or_default()),
+        );
+        if unprintable(a) | unprintable(b) != 0 {
+            break;
+        }
+        i += 16;
+    }
     while let Some(chunk) = bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         let w = u64::from_le_bytes(*chunk);
         let x = w ^ (u64::from(b'\n') * ONES);
