@@ -607,15 +607,12 @@ impl Lexicon {
                 // after a letter starts a token of its own.)
                 let after = (w >> (8 * n)) as u8;
                 if after != b'\'' && after.is_ascii() {
-                    let low = (1u64 << (8 * n)) - 1;
-                    // The lower case of each letter is its case bit set.
-                    let short = ((w | CASE) & low) | (n as u64) << 56;
-                    self.push_plain(text, i..i + n, short, base, out);
+                    self.push_plain(text, i..i + n, lowered(w, n), base, out);
                     // The next word starts at a letter, a digit or a byte
                     // outside ASCII: at or after the first byte from `0` up
                     // after this one, in the same load (a few separators are
                     // above `0` too: the loop's next turn skips them).
-                    let stop = (at_least(w & !HIGH, b'0') | w) & HIGH & !low;
+                    let stop = (at_least(w & !HIGH, b'0') | w) & (HIGH << (8 * n));
                     i += if stop == 0 {
                         8
                     } else {
@@ -923,19 +920,19 @@ fn short_form(bytes: &[u8]) -> u64 {
 }
 
 /// The [`short_form`] of the lower case of `bytes[start..start + n]`,
-/// ASCII letters and digits, with one load of 8 bytes where the text has
-/// them (nearly always).
+/// ASCII letters and digits, from one load ([`load8`]).
 fn lower_short(bytes: &[u8], start: usize, n: usize) -> u64 {
     if n > SHORT {
         return LONG;
     }
-    let mask = (1u64 << (8 * n)) - 1;
-    let packed = match bytes.get(start..).and_then(<[u8]>::first_chunk::<8>) {
-        Some(chunk) => u64::from_le_bytes(*chunk) & mask,
-        None => short_form(&bytes[start..start + n]) & mask,
-    };
-    // A letter's case bit set is its lower case; a digit has it set already.
-    packed | (CASE & mask) | (n as u64) << 56
+    lowered(load8(bytes, start), n)
+}
+
+/// The [`short_form`] of the lower case of the first `n` bytes of `w` (at
+/// most [`SHORT`]), ASCII letters and digits: a letter's case bit set is
+/// its lower case, and a digit has that bit set already.
+fn lowered(w: u64, n: usize) -> u64 {
+    ((w | CASE) & ((1 << (8 * n)) - 1)) | (n as u64) << 56
 }
 
 /// Every byte's high bit ([`letter_bytes`]).
