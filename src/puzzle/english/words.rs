@@ -536,7 +536,7 @@ impl Lexicon {
         let building_fixed = self.building_fixed();
         // Every word of `CANONICAL` and `IRREGULAR` is fixed (a test
         // checks): a puzzle's own word takes the key that skips their
-        // lookups (english-read-6x6 runs 3.9% fewer instructions).
+        // lookups (it earns its place on `english-read-6x6`).
         let key = if building_fixed {
             key(norm)
         } else {
@@ -581,8 +581,8 @@ impl Lexicon {
     /// the apostrophe (nearly every word) is measured, lower-cased and
     /// looked up from one load, and the separators after it are skipped in
     /// the same load; any other word takes [`Lexicon::word`], which cuts it
-    /// a byte (or a character) at a time (english-read-6x6 runs 10% fewer
-    /// instructions than with every word cut that way).
+    /// a byte (or a character) at a time (the eight-byte path earns its
+    /// place on `english-read-6x6`).
     pub(crate) fn tokens_while(
         &mut self,
         text: &str,
@@ -936,17 +936,17 @@ fn lowered(w: u64, n: usize) -> u64 {
 }
 
 /// Every byte's high bit ([`letter_bytes`]).
-const HIGH: u64 = 0x8080_8080_8080_8080;
+pub(super) const HIGH: u64 = 0x8080_8080_8080_8080;
 
 /// 1 in every byte.
-const ONES: u64 = 0x0101_0101_0101_0101;
+pub(super) const ONES: u64 = 0x0101_0101_0101_0101;
 
 /// The case bit of every byte: set, an ASCII letter is in lower case.
 const CASE: u64 = 0x2020_2020_2020_2020;
 
 /// The 8 bytes of `bytes` from `i` as one number, first byte lowest; past
 /// the end of `bytes`, zeros (a separator).
-fn load8(bytes: &[u8], i: usize) -> u64 {
+pub(super) fn load8(bytes: &[u8], i: usize) -> u64 {
     match bytes.get(i..).and_then(<[u8]>::first_chunk::<8>) {
         Some(chunk) => u64::from_le_bytes(*chunk),
         None => {
@@ -1073,10 +1073,7 @@ pub(crate) fn key(norm: &str) -> Cow<'_, str> {
     if let Some(c) = if unchanged { canon } else { canonical(&single) } {
         return Cow::Borrowed(c);
     }
-    match single {
-        Cow::Borrowed(w) => Cow::Borrowed(stem(w)),
-        Cow::Owned(w) => Cow::Owned(stem(&w).to_owned()),
-    }
+    stemmed(single)
 }
 
 /// [`key`] of a word that no table of [`canonical`] or [`singular`]
@@ -1089,7 +1086,12 @@ fn plain_key(norm: &str) -> Cow<'_, str> {
             return Cow::Borrowed(c);
         }
     }
-    match single {
+    stemmed(single)
+}
+
+/// [`stem`] of a word that may be borrowed or made.
+fn stemmed(word: Cow<'_, str>) -> Cow<'_, str> {
+    match word {
         Cow::Borrowed(w) => Cow::Borrowed(stem(w)),
         Cow::Owned(w) => Cow::Owned(stem(&w).to_owned()),
     }
