@@ -141,17 +141,8 @@ impl Wakeups<'_> {
     pub(crate) fn queue_event(&self, queue: &[Cell<u64>], i: usize, event: usize) {
         if let [word] = queue {
             word.set(word.get() | self.masks[3 * i + event]);
-        } else {
-            self.queue_event_words(queue, i, event);
+            return;
         }
-    }
-
-    /// [`Wakeups::queue_event`] for a queue of several words: out of line,
-    /// so that the one-word case, inlined into every propagator, stays
-    /// small.
-    #[cold]
-    #[inline(never)]
-    pub(crate) fn queue_event_words(&self, queue: &[Cell<u64>], i: usize, event: usize) {
         let words = queue.len();
         if words <= MASK_WORDS {
             let mask = &self.masks[(3 * i + event) * words..][..words];
