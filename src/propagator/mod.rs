@@ -494,3 +494,59 @@ pub trait Propagator: fmt::Debug {
         None
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Event, Subscriptions};
+    use crate::check::SplitMix64;
+    use crate::ids::{Group, VarId};
+
+    #[test]
+    fn a_group_subscribes_in_masks_of_any_width_as_its_variables_one_by_one() {
+        // Queues of one to four words: propagators spread over them
+        // subscribe random groups of 1 to 12 of 40 variables (some
+        // repeated) to each event, into masks after a header. Writing a
+        // group at once (`on_group`) must leave the masks that subscribing
+        // its variables one by one (`on`) leaves.
+        let mut rng = SplitMix64::new(5);
+        for _ in 0..400 {
+            let words = 1 + rng.below(4);
+            let (vars, base) = (40, rng.below(5));
+            let len = base + 3 * vars * words;
+            let mut groups = Vec::new();
+            let mut subscriptions = Vec::new();
+            for _ in 0..1 + rng.below(6) {
+                let n = 1 + rng.below(12);
+                let start = groups.len() as u32;
+                groups.extend((0..n).map(|_| VarId::new(0, rng.below(vars) as u32)));
+                let event = [Event::Changed, Event::Bounds, Event::Fixed][rng.below(3)];
+                let group = Group {
+                    start,
+                    len: n as u32,
+                };
+                subscriptions.push((rng.below(64 * words) as u32, group, event));
+            }
+            let write = |by_group: bool| {
+                let mut subs = Subscriptions::default();
+                subs.copy_groups(&groups);
+                let mut buffer = vec![0u64; len];
+                subs.write_masks(&mut buffer, base, words);
+                for &(p, group, event) in &subscriptions {
+                    subs.begin(p);
+                    if by_group {
+                        subs.on_group(group, event);
+                    } else {
+                        for &x in group.of(&groups) {
+                            subs.on(x, event);
+                        }
+                    }
+                }
+                subs.take_masks(&mut buffer);
+                buffer
+            };
+            let by_group = write(true);
+            assert_eq!(by_group, write(false), "{words} words, {subscriptions:?}");
+            assert!(by_group.iter().any(|&w| w != 0), "something subscribed");
+        }
+    }
+}
