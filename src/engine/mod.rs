@@ -195,8 +195,9 @@ pub(crate) struct Slot {
     /// subscribes only when it is first enabled (see
     /// [`Permutations::redundant_with`] and [`Slot::redundant_with`]). Kept
     /// as `by + 1` so that the `Option` takes no word of its own and a slot
-    /// 64 bytes, not 72: the engine's load copies every slot (this earns
-    /// its place on `zebra-classic-value` in `scripts/icount`).
+    /// fits in 64 bytes (asserted below): the engine's load copies every
+    /// slot (this earns its place on `zebra-classic-value` in
+    /// `scripts/icount`).
     redundant: Option<NonZeroU32>,
 }
 

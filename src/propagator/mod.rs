@@ -208,28 +208,22 @@ impl Subscriptions {
     /// engine build makes for every group).
     #[inline(always)]
     pub(crate) fn on_group(&mut self, group: Group, event: Event) {
-        let words = self.words;
-        if words == 0 {
+        if self.words != 1 {
             for k in group.range() {
                 let x = self.groups[k];
                 self.on(x, event);
             }
             return;
         }
-        // As in `on`: the buckets of `x` are `words` apart, and a variable
-        // the model lacks has none.
+        // One word a bucket: as in `on`, the buckets of `x` the event wakes
+        // are adjacent, and a variable the model lacks has none.
         let bit = self.bit;
         let (changed, bounds) = woken_by(event, bit);
-        let masks = self
-            .masks
-            .get_mut(self.base + self.word..)
-            .unwrap_or_default();
+        let masks = self.masks.get_mut(self.base..).unwrap_or_default();
         for &x in group.of(&self.groups) {
-            let at = 3 * x.index() * words;
-            if let Some(m) = masks.get_mut(at..=at + 2 * words) {
-                m[0] |= changed;
-                m[words] |= bounds;
-                m[2 * words] |= bit;
+            let at = 3 * x.index();
+            if let Some([c, b, f]) = masks.get_mut(at..at + 3) {
+                (*c, *b, *f) = (*c | changed, *b | bounds, *f | bit);
             }
         }
     }
