@@ -117,6 +117,11 @@ impl SetKey {
 /// none).
 pub(super) struct Permutations<'c> {
     costly: &'c [Slot],
+    /// Where the next look for an all-different in the same place starts:
+    /// after the last one found, as each-value-helds and all-differents
+    /// come in posting order (a sudoku's pairs are found in one pass, not
+    /// one pass each).
+    next: usize,
     /// For each of `costly`, the key of its variables when it is a domain
     /// all-different without offsets or a repeated variable.
     keys: Option<Vec<Option<SetKey>>>,
@@ -125,7 +130,11 @@ pub(super) struct Permutations<'c> {
 impl<'c> Permutations<'c> {
     /// The candidates among `costly`, the most costly class's propagators.
     pub(super) fn new(costly: &'c [Slot]) -> Permutations<'c> {
-        Permutations { costly, keys: None }
+        Permutations {
+            costly,
+            next: 0,
+            keys: None,
+        }
     }
 
     /// The domain all-different that makes the each-value-held `held`
@@ -159,10 +168,13 @@ impl<'c> Permutations<'c> {
         // variables (an each-value-held posted right after an all-different
         // on the same list shares its place, see `Model::each_value_held`),
         // else the same key and then the same set.
-        let same_place = self
-            .costly
-            .iter()
-            .position(|slot| unshifted(slot).is_some_and(|all| all.vars == held.vars));
+        let n = self.costly.len();
+        let same_place = (self.next..n)
+            .chain(0..self.next)
+            .find(|&i| unshifted(&self.costly[i]).is_some_and(|all| all.vars == held.vars));
+        if let Some(i) = same_place {
+            self.next = i + 1;
+        }
         let by = same_place.or_else(|| {
             if has_repeats(vars) {
                 return None;
