@@ -684,3 +684,30 @@ fn a_trace_past_its_budget_ends_at_a_whole_node_and_says_so() {
     }
     assert!(!full.to_string().contains("truncated"));
 }
+
+#[test]
+fn a_traced_search_runs_the_propagators_an_untraced_one_runs() {
+    // Sudokus with each-value-held beside every domain all-different: 71
+    // propagators or more, so a queue of two words whose costly class runs
+    // by rounds, those woken by a fixed variable first. Recording a trace
+    // must not change that order: the same number of runs, the same tree.
+    let hardest = load_json("sudoku/norvig_hardest.json");
+    for puzzle in hardest["puzzles"]
+        .as_array()
+        .expect("puzzles")
+        .iter()
+        .take(4)
+    {
+        let line = puzzle["puzzle"].as_str().expect("a board");
+        let model = common::sudoku_model(3, line).model;
+        assert!(model.constraint_count() > 64, "a queue of two words");
+        let options = SearchOptions::default();
+        let plain = Solver::new(&model).solve(&options, Mode::All);
+        let mut trace = Trace::new(&model);
+        let traced = Solver::new(&model).solve_observed(&options, Mode::All, &mut trace);
+        assert_eq!(traced.stats, plain.stats, "{}", puzzle["id"]);
+        assert_eq!(traced.solutions, plain.solutions, "{}", puzzle["id"]);
+        let runs: u64 = trace.profile().rows.iter().map(|r| r.runs).sum();
+        assert_eq!(runs, plain.stats.propagations, "{}", puzzle["id"]);
+    }
+}

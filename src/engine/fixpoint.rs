@@ -30,6 +30,10 @@ pub(crate) struct Running<'e> {
     /// The model's tags, for making [`VarId`]s.
     pub(super) tags: &'e Tags,
     pub(super) queue: &'e mut [u64],
+    /// As many words, when the costly class runs by rounds (else none):
+    /// the queued propagators woken by a variable's being fixed since they
+    /// last ran (see [`Words`]).
+    pub(super) fixed_woken: &'e mut [u64],
     /// The enabled bitset when a disabled propagator may be queued (wake
     /// lists), to drop it when popped; `None` with masks.
     pub(super) enabled: Option<&'e [u64]>,
@@ -73,7 +77,10 @@ impl Running<'_> {
     pub(crate) fn restrict(&mut self, state: &mut [u64], x: VarId, keep: Domain) -> bool {
         let (doms, rest) = state.split_at_mut(self.vars);
         let (fixed, props) = rest.split_at_mut(self.fixed_words);
-        let queue = Words(Cell::from_mut(&mut *self.queue).as_slice_of_cells());
+        let queue = Words::<true> {
+            queue: Cell::from_mut(&mut *self.queue).as_slice_of_cells(),
+            fixed_woken: Cell::from_mut(&mut *self.fixed_woken).as_slice_of_cells(),
+        };
         let mut ctx = Untraced::new(
             doms,
             fixed,
@@ -116,17 +123,43 @@ impl Running<'_> {
             queue,
             enabled: self.enabled,
         };
+        let fixed_woken = Cell::from_mut(&mut *self.fixed_woken).as_slice_of_cells();
         let result = if O::PROPAGATION {
+            let words = Words::<true> { queue, fixed_woken };
             let mut sink = Forward { observer };
-            let inner = Untraced::new(doms, fixed, props, lists, tags, wakeups, Words(queue));
+            let inner = Untraced::new(doms, fixed, props, lists, tags, wakeups, words);
             let mut ctx = Traced::new(inner, &mut sink);
-            fixpoint_listed(&mut ctx, listed, costly, decision, self.props, &mut runs)
+            fixpoint_listed(
+                &mut ctx,
+                listed,
+                fixed_woken,
+                costly,
+                decision,
+                self.props,
+                &mut runs,
+            )
         } else if let [word] = queue {
             let mut ctx = Untraced::new(doms, fixed, props, lists, tags, wakeups, OneWord(word));
             fixpoint(&mut ctx, OneWord(word), decision, self.props, &mut runs)
+        } else if costly.is_some() {
+            let words = Words::<true> { queue, fixed_woken };
+            let mut ctx = Untraced::new(doms, fixed, props, lists, tags, wakeups, words);
+            fixpoint_listed(
+                &mut ctx,
+                listed,
+                fixed_woken,
+                costly,
+                decision,
+                self.props,
+                &mut runs,
+            )
         } else {
-            let mut ctx = Untraced::new(doms, fixed, props, lists, tags, wakeups, Words(queue));
-            fixpoint_listed(&mut ctx, listed, costly, decision, self.props, &mut runs)
+            let words = Words::<false> {
+                queue,
+                fixed_woken: &[],
+            };
+            let mut ctx = Untraced::new(doms, fixed, props, lists, tags, wakeups, words);
+            fixpoint(&mut ctx, listed, decision, self.props, &mut runs)
         };
         *self.propagations += runs;
         if let Err(by) = result {
@@ -147,9 +180,14 @@ impl Running<'_> {
 /// lowest queued, as a first-in first-out queue would run them, so that a
 /// costly propagator woken again and again waits for the others woken (a
 /// sudoku's 27 units wake each other, and lowest first runs the first
-/// units again after each later one; pays on the wiki17 sudoku bench). A
-/// one-word queue keeps to lowest first: a round costs a few instructions
-/// a run, which small models (the zebras) do not earn back.
+/// units again after each later one). Those that a variable's being fixed
+/// woke since they last ran go first, by a round of their own: a fixed
+/// variable takes its value from the rest of a unit, where a value removed
+/// alone most often prunes nothing, so a unit woken by removals waits for
+/// the fixed variables that may come and runs once for both (fewer runs
+/// on sudokus that propagation solves). A one-word queue keeps to lowest
+/// first: a round costs a few instructions a run, which small models (the
+/// zebras) do not earn back.
 trait Pop: Copy {
     /// Where a round stands: what [`Pop::pop`] needs besides the queue.
     type Round: Copy;
@@ -200,6 +238,8 @@ impl Pop for OneWord<'_> {
 #[derive(Clone, Copy)]
 struct Rounds<'q> {
     listed: Listed<'q>,
+    /// The queued propagators woken by a fixed variable (see [`Words`]).
+    fixed_woken: &'q [Cell<u64>],
     costly: usize,
 }
 
@@ -214,20 +254,25 @@ impl Pop for Rounds<'_> {
 
     #[inline(always)]
     fn pop(self, cursor: &mut usize) -> usize {
-        let queue = self.listed.queue;
+        let (queue, fixed_woken) = (self.listed.queue, self.fixed_woken);
         loop {
-            let Some(lowest) = self.listed.lowest_from(0) else {
+            let Some(lowest) = lowest_from(queue, 0) else {
                 return usize::MAX;
             };
             let p = if lowest < self.costly {
                 lowest
             } else {
-                let p = self.listed.lowest_from(*cursor).unwrap_or(lowest);
+                // (A propagator is woken by a fixed variable only while
+                // queued: popping and clearing take both bits.)
+                let p = lowest_from(fixed_woken, *cursor)
+                    .or_else(|| lowest_from(fixed_woken, self.costly))
+                    .or_else(|| lowest_from(queue, *cursor))
+                    .unwrap_or(lowest);
                 *cursor = p + 1;
                 p
             };
+            self.unqueue(p);
             let (word, bit) = (p / 64, p % 64);
-            queue[word].set(queue[word].get() & !(1 << bit));
             if self
                 .listed
                 .enabled
@@ -240,12 +285,17 @@ impl Pop for Rounds<'_> {
 
     #[inline(always)]
     fn unqueue(self, p: usize) {
-        self.listed.unqueue(p);
+        let (word, bit) = (p / 64, !(1u64 << (p % 64)));
+        for bitset in [self.listed.queue, self.fixed_woken] {
+            bitset[word].set(bitset[word].get() & bit);
+        }
     }
 
     #[inline(always)]
     fn clear(self) {
-        self.listed.clear();
+        for w in self.listed.queue.iter().chain(self.fixed_woken) {
+            w.set(0);
+        }
     }
 }
 
@@ -255,6 +305,18 @@ fn below(i: usize) -> u64 {
     1u64.checked_shl(i as u32).unwrap_or(0).wrapping_sub(1)
 }
 
+/// The lowest bit at or after `from` set in `bitset`, if any.
+#[inline(always)]
+fn lowest_from(bitset: &[Cell<u64>], from: usize) -> Option<usize> {
+    let mut word = from / 64;
+    let mut bits = bitset.get(word)?.get() & !below(from % 64);
+    while bits == 0 {
+        word += 1;
+        bits = bitset.get(word)?.get();
+    }
+    Some(64 * word + bits.trailing_zeros() as usize)
+}
+
 /// A queue of several words; with wake lists (past the subscriber masks'
 /// words) a disabled propagator may be woken, and is dropped when popped.
 #[derive(Clone, Copy)]
@@ -262,23 +324,6 @@ struct Listed<'q> {
     queue: &'q [Cell<u64>],
     /// The enabled propagators, when a disabled one may be queued.
     enabled: Option<&'q [u64]>,
-}
-
-impl Listed<'_> {
-    /// The lowest queued propagator at or after `from`, if any.
-    #[inline(always)]
-    fn lowest_from(self, from: usize) -> Option<usize> {
-        let first = from / 64;
-        let words = self.queue.get(first..)?;
-        words.iter().enumerate().find_map(|(k, w)| {
-            let bits = if k == 0 {
-                w.get() & !below(from % 64)
-            } else {
-                w.get()
-            };
-            (bits != 0).then(|| 64 * (first + k) + bits.trailing_zeros() as usize)
-        })
-    }
 }
 
 impl Pop for Listed<'_> {
@@ -358,13 +403,21 @@ fn fixpoint<N: RunAs + RunSlot>(
 fn fixpoint_listed<N: RunAs + RunSlot>(
     ctx: &mut N,
     listed: Listed<'_>,
+    fixed_woken: &[Cell<u64>],
     costly: Option<usize>,
     decision: Option<(VarId, Domain)>,
     props: &[Slot],
     runs: &mut u64,
 ) -> Result<(), ConstraintId> {
     match costly {
-        Some(costly) => fixpoint(ctx, Rounds { listed, costly }, decision, props, runs),
+        Some(costly) => {
+            let rounds = Rounds {
+                listed,
+                fixed_woken,
+                costly,
+            };
+            fixpoint(ctx, rounds, decision, props, runs)
+        }
         None => fixpoint(ctx, listed, decision, props, runs),
     }
 }
@@ -384,7 +437,7 @@ impl<'a> RunSlot for Untraced<'a, OneWord<'a>> {
     }
 }
 
-impl<'a> RunSlot for Untraced<'a, Words<'a>> {
+impl<'a, const ROUNDS: bool> RunSlot for Untraced<'a, Words<'a, ROUNDS>> {
     #[inline(always)]
     fn run_slot(&mut self, slot: &Slot) -> Propagation {
         slot.prop.run(self)
@@ -429,16 +482,21 @@ mod tests {
     }
 
     /// Pops `pops` propagators off `pop`, queuing the propagators `wakes`
-    /// names after the first pop of the propagator it pairs them with (as
-    /// that propagator's run would); returns the order popped.
+    /// names in `queue` after the first pop of the propagator it pairs them
+    /// with (as that propagator's run would), and those of `fixed` also in
+    /// `fixed_woken` (woken by a fixed variable); returns the order popped.
     fn popped<P: Pop>(
         pop: P,
-        queue: &[Cell<u64>],
+        (queue, fixed_woken): (&[Cell<u64>], &[Cell<u64>]),
         wakes: &[(usize, &[usize])],
+        fixed: &[usize],
         pops: usize,
     ) -> Vec<usize> {
         let mut round = pop.round();
         let mut order = Vec::new();
+        let set = |bitset: &[Cell<u64>], q: usize| {
+            bitset[q / 64].set(bitset[q / 64].get() | 1 << (q % 64));
+        };
         for _ in 0..pops {
             let p = pop.pop(&mut round);
             let first = !order.contains(&p);
@@ -446,7 +504,10 @@ mod tests {
             for &(after, woken) in wakes {
                 if after == p && first {
                     for &q in woken {
-                        queue[q / 64].set(queue[q / 64].get() | 1 << (q % 64));
+                        set(queue, q);
+                        if fixed.contains(&q) {
+                            set(fixed_woken, q);
+                        }
                     }
                 }
             }
@@ -459,6 +520,7 @@ mod tests {
         // Propagators 100 and on are the costly class. 101's run wakes 105
         // (ahead of it: this round) and 101 itself and 100 (behind: the
         // next round); 110's run wakes 5, a cheaper one, which runs next.
+        let none = queue_of(2, &[]);
         let queue = queue_of(2, &[3, 70, 101, 110, 120]);
         let listed = Listed {
             queue: &queue,
@@ -466,11 +528,12 @@ mod tests {
         };
         let rounds = Rounds {
             listed,
+            fixed_woken: &none,
             costly: 100,
         };
         let wakes: &[(usize, &[usize])] = &[(101, &[105, 101, 100]), (110, &[5])];
         assert_eq!(
-            popped(rounds, &queue, wakes, 10),
+            popped(rounds, (&queue, &none), wakes, &[], 10),
             [3, 70, 101, 105, 110, 5, 120, 100, 101, usize::MAX]
         );
         // Lowest first, the same queue and wakes.
@@ -480,15 +543,38 @@ mod tests {
             enabled: None,
         };
         assert_eq!(
-            popped(listed, &queue, wakes, 10),
+            popped(listed, (&queue, &none), wakes, &[], 10),
             [3, 70, 101, 100, 101, 105, 110, 5, 120, usize::MAX]
         );
     }
 
     #[test]
+    fn rounds_run_the_costly_propagators_a_fixed_variable_woke_first() {
+        // 101's run wakes 105 by a removal and 115 and 100 by a fixed
+        // variable: 115 goes first (the round of those is at 102), then
+        // 100 (wrapping around), then the others' round from after 100.
+        let (queue, woken) = (queue_of(2, &[101, 110, 120]), queue_of(2, &[]));
+        let listed = Listed {
+            queue: &queue,
+            enabled: None,
+        };
+        let rounds = Rounds {
+            listed,
+            fixed_woken: &woken,
+            costly: 100,
+        };
+        let wakes: &[(usize, &[usize])] = &[(101, &[105, 115, 100])];
+        assert_eq!(
+            popped(rounds, (&queue, &woken), wakes, &[115, 100], 7),
+            [101, 115, 100, 105, 110, 120, usize::MAX]
+        );
+        assert!(woken.iter().all(|w| w.get() == 0), "none left once popped");
+    }
+
+    #[test]
     fn rounds_drop_a_disabled_propagator_popped() {
         // 110 is queued but disabled (wake lists may queue it).
-        let queue = queue_of(2, &[101, 110, 120]);
+        let (queue, none) = (queue_of(2, &[101, 110, 120]), queue_of(2, &[]));
         let enabled = [u64::MAX, !(1 << (110 - 64))];
         let listed = Listed {
             queue: &queue,
@@ -496,8 +582,12 @@ mod tests {
         };
         let rounds = Rounds {
             listed,
+            fixed_woken: &none,
             costly: 100,
         };
-        assert_eq!(popped(rounds, &queue, &[], 3), [101, 120, usize::MAX]);
+        assert_eq!(
+            popped(rounds, (&queue, &none), &[], &[], 3),
+            [101, 120, usize::MAX]
+        );
     }
 }

@@ -45,12 +45,16 @@
 //! rounds instead: the lowest queued after the costly propagator that ran
 //! last, wrapping around, as a first-in first-out queue would (a sudoku's
 //! units wake each other, and lowest first runs the first units again
-//! after each later one). This order is fixed by the model alone, so the
-//! trace is too; each node's fixpoint starts a new round. A propagator already queued is not queued
-//! twice (it is one bit). A propagator that reports [`Status::Fixpoint`](crate::propagator::Status) is
-//! taken off the queue again if its own changes put it there. At
-//! construction every propagator is queued, so the first
-//! [`Engine::propagate`] computes the root fixpoint.
+//! after each later one); and those woken by a variable's being fixed
+//! since they last ran go first, in a round of their own (a unit woken by
+//! a removal alone then often waits for a fixed variable and runs once for
+//! both). This order is fixed by the model alone, so the trace is too;
+//! each node's fixpoint starts a new round. A propagator already queued is
+//! not queued twice (it is one bit). A propagator that reports
+//! [`Status::Fixpoint`](crate::propagator::Status) is taken off the queue
+//! again if its own changes put it there. At construction every propagator
+//! is queued, so the first [`Engine::propagate`] computes the root
+//! fixpoint.
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -137,7 +141,10 @@ pub struct Engine {
     /// 3. the wanted ones (not switched off by the user);
     /// 4. the subscribed ones: those whose subscriptions are in the masks
     ///    or the lists (every one but a redundant propagator that has not
-    ///    been enabled yet, see [`Slot::redundant_with`]).
+    ///    been enabled yet, see [`Slot::redundant_with`]);
+    /// 5. the queued ones that a variable's being fixed woke since they
+    ///    last ran (a subset of the queue), which run first in the rounds
+    ///    of the most costly class (see Scheduling).
     ///
     /// Then the wakes-open bitset over variables, as many words as the
     /// fixed-variable bitset (`fixed_words`): bit `x` set when some
@@ -217,8 +224,11 @@ impl Slot {
 }
 
 /// The bitsets at the front of [`Engine`]'s `bits`: queue, enabled, wanted,
-/// subscribed.
-const BITSETS: usize = 4;
+/// subscribed, woken by a fixed variable.
+const BITSETS: usize = 5;
+
+/// The place of the woken-by-a-fixed-variable bitset among [`BITSETS`].
+const FIXED_WOKEN: usize = 4;
 
 impl Engine {
     /// Builds the engine for `model`, with every propagator queued.
@@ -414,7 +424,9 @@ impl Engine {
             } else {
                 (1u64 << (n % 64)) - 1
             };
-            for set in 1..BITSETS {
+            // Enabled, wanted and subscribed; the queue and the woken by a
+            // fixed variable stay empty.
+            for set in 1..=3 {
                 self.bits[set * words + w] = all;
             }
         }
@@ -617,10 +629,16 @@ impl Engine {
     #[inline]
     pub fn restore(&mut self, from: &[u64]) {
         self.state[..self.width].copy_from_slice(from);
-        // One queue word (the common case) without a call to `memset`.
-        match &mut self.bits[..self.words] {
+        // One queue word (the common case) without a call to `memset`; a
+        // one-word queue is never run by rounds (see Scheduling), so only
+        // a wider one marks propagators woken by a fixed variable.
+        let words = self.words;
+        match &mut self.bits[..words] {
             [word] => *word = 0,
-            queue => queue.fill(0),
+            queue => {
+                queue.fill(0);
+                self.bits[FIXED_WOKEN * words..][..words].fill(0);
+            }
         }
     }
 
@@ -628,7 +646,9 @@ impl Engine {
     /// propagator queued, as after [`Engine::new`].
     pub fn reset(&mut self) {
         self.state.copy_within(self.width..2 * self.width, 0);
-        self.bits.copy_within(self.words..2 * self.words, 0);
+        let words = self.words;
+        self.bits.copy_within(words..2 * words, 0);
+        self.bits[FIXED_WOKEN * words..][..words].fill(0);
     }
 
     /// The whole state buffer (the current state, then the root's) and the
@@ -636,7 +656,13 @@ impl Engine {
     /// [`Engine::running`] gives them.
     #[inline(always)]
     fn buffers(&mut self) -> (&mut Vec<u64>, Running<'_>) {
-        let (queue, enabled, wakes_open, masks) = split_bits(
+        let Bits {
+            queue,
+            enabled,
+            fixed_woken,
+            wakes_open,
+            masks,
+        } = split_bits(
             &mut self.bits,
             self.words,
             self.fixed_words,
@@ -650,11 +676,19 @@ impl Engine {
         } else {
             Some(enabled)
         };
+        // Only a queue run by rounds marks the propagators a fixed variable
+        // woke (see Scheduling).
+        let fixed_woken = if self.costly < self.props.len() {
+            fixed_woken
+        } else {
+            &mut []
+        };
         let running = Running {
             vars: self.vars,
             fixed_words: self.fixed_words,
             tags: &self.tags,
             queue,
+            fixed_woken,
             enabled,
             wakeups: Wakeups {
                 masks,
@@ -860,9 +894,20 @@ impl Engine {
     }
 }
 
-/// The queue, the enabled bitset, the wakes-open bitset (`wakes_open` words) and the
-/// subscriber masks that wake propagators, from an engine's `bits` (see
-/// [`Engine`]'s field).
+/// The parts of an engine's `bits` (see [`Engine`]'s field) that
+/// propagating uses.
+struct Bits<'b> {
+    queue: &'b mut [u64],
+    enabled: &'b [u64],
+    fixed_woken: &'b mut [u64],
+    /// `fixed_words` words.
+    wakes_open: &'b [u64],
+    /// The subscriber masks that wake propagators.
+    masks: &'b [u64],
+}
+
+/// [`Bits`] of `bits`, with `words` words a bitset, `wakes_open` words of
+/// the wakes-open bitset, and `masks` words of masks at `masks_at`.
 #[inline(always)]
 fn split_bits(
     bits: &mut [u64],
@@ -870,14 +915,17 @@ fn split_bits(
     wakes_open: usize,
     masks_at: usize,
     masks: usize,
-) -> (&mut [u64], &[u64], &[u64], &[u64]) {
+) -> Bits<'_> {
     let (queue, rest) = bits.split_at_mut(words);
-    (
+    let (sets, rest) = rest.split_at_mut((FIXED_WOKEN - 1) * words);
+    let (fixed_woken, rest) = rest.split_at_mut(words);
+    Bits {
         queue,
-        &rest[..words],
-        &rest[(BITSETS - 1) * words..][..wakes_open],
-        &rest[masks_at - words..][..masks],
-    )
+        enabled: &sets[..words],
+        fixed_woken,
+        wakes_open: &rest[..wakes_open],
+        masks: &rest[masks_at - BITSETS * words..][..masks],
+    }
 }
 
 /// The place in queue order of the propagator of constraint `c` in

@@ -122,9 +122,9 @@ impl Wakeups<'_> {
     /// (`new` a non-empty strict subset of `old`), and sets bit `i` of the
     /// fixed-variable bitset `fixed` if `new` has one value.
     #[inline(always)]
-    pub(crate) fn wake(
+    pub(crate) fn wake<const ROUNDS: bool>(
         &self,
-        queue: &[Cell<u64>],
+        queue: Words<'_, ROUNDS>,
         fixed: &mut [u64],
         i: usize,
         old: u64,
@@ -136,10 +136,19 @@ impl Wakeups<'_> {
     }
 
     /// Queues the subscribers of variable `i` to event `event` (0 a value
-    /// removed, 1 a bound moved, 2 fixed).
+    /// removed, 1 a bound moved, 2 fixed), and for a fixed one also marks
+    /// them woken by it when the queue keeps that (see [`Words`]).
     #[inline(always)]
-    pub(crate) fn queue_event(&self, queue: &[Cell<u64>], i: usize, event: usize) {
+    pub(crate) fn queue_event<const ROUNDS: bool>(
+        &self,
+        queue: Words<'_, ROUNDS>,
+        i: usize,
+        event: usize,
+    ) {
+        let Words { queue, fixed_woken } = queue;
+        let fixed = ROUNDS && event == FIXED;
         if let [word] = queue {
+            // (One word is never run by rounds: `fixed_woken` is empty.)
             word.set(word.get() | self.masks[3 * i + event]);
             return;
         }
@@ -149,12 +158,20 @@ impl Wakeups<'_> {
             for (q, m) in queue.iter().zip(mask) {
                 q.set(q.get() | m);
             }
+            if fixed {
+                for (f, m) in fixed_woken.iter().zip(mask) {
+                    f.set(f.get() | m);
+                }
+            }
             return;
         }
         let b = &self.bounds[3 * i..3 * i + 4];
         for &p in &self.list[b[0] as usize..b[event + 1] as usize] {
-            let q = &queue[(p >> 6) as usize];
-            q.set(q.get() | 1u64 << (p & 63));
+            let (word, bit) = ((p >> 6) as usize, 1u64 << (p & 63));
+            or_into(queue, word, bit);
+            if let Some(woken) = fixed_woken.get(word).filter(|_| fixed) {
+                woken.set(woken.get() | bit);
+            }
         }
     }
 }
@@ -305,20 +322,43 @@ impl Queue for OneWord<'_> {
 }
 
 /// A queue of any number of words (subscriber masks up to [`MASK_WORDS`]
-/// words, lists beyond).
+/// words, lists beyond). With `ROUNDS`, for a queue that runs its most
+/// costly class by rounds and for traced runs, it also marks the
+/// propagators a variable's being fixed wakes; without, that code is not
+/// there at all (an untraced queue run lowest first).
 #[derive(Clone, Copy)]
-pub(crate) struct Words<'a>(pub(crate) &'a [Cell<u64>]);
+pub(crate) struct Words<'a, const ROUNDS: bool> {
+    /// The queued propagators.
+    pub(crate) queue: &'a [Cell<u64>],
+    /// As many words when the queue runs its most costly class by rounds,
+    /// else none (and always none without `ROUNDS`): the queued
+    /// propagators that some variable's being fixed woke since they last
+    /// ran, which run first in those rounds (see Scheduling in the
+    /// engine's docs).
+    pub(crate) fixed_woken: &'a [Cell<u64>],
+}
 
-impl Queue for Words<'_> {
+impl<const ROUNDS: bool> Queue for Words<'_, ROUNDS> {
     #[inline(always)]
     fn wake(self, wakeups: &Wakeups<'_>, fixed: &mut [u64], i: usize, old: u64, new: u64) {
-        wakeups.wake(self.0, fixed, i, old, new);
+        wakeups.wake(self, fixed, i, old, new);
     }
 
     #[inline(always)]
     fn queue_event(self, wakeups: &Wakeups<'_>, i: usize, event: usize) {
-        wakeups.queue_event(self.0, i, event);
+        wakeups.queue_event(self, i, event);
     }
+}
+
+/// The event number of a variable's being fixed (see
+/// [`Wakeups::queue_event`]).
+const FIXED: usize = 2;
+
+/// Sets `bits` in word `word` of `words`.
+#[inline(always)]
+fn or_into(words: &[Cell<u64>], word: usize, bits: u64) {
+    let w = &words[word];
+    w.set(w.get() | bits);
 }
 
 /// The one interface through which the built-in propagators read and
@@ -621,7 +661,7 @@ impl<'a, Q: Queue> Narrow<'a> for Untraced<'a, Q> {
 /// The narrowing context of a run a trace records: an untraced one that
 /// also reports every narrowing to `sink`.
 pub(crate) struct Traced<'a, 's> {
-    inner: Untraced<'a, Words<'a>>,
+    inner: Untraced<'a, Words<'a, true>>,
     /// The constraint whose propagator runs.
     by: ConstraintId,
     sink: &'s mut dyn PruneSink,
@@ -630,7 +670,7 @@ pub(crate) struct Traced<'a, 's> {
 impl<'a, 's> Traced<'a, 's> {
     /// A context as [`Untraced::new`] makes one, reporting to `sink`.
     pub(crate) fn new(
-        inner: Untraced<'a, Words<'a>>,
+        inner: Untraced<'a, Words<'a, true>>,
         sink: &'s mut dyn PruneSink,
     ) -> Traced<'a, 's> {
         // Replaced before the first run (`RunAs::run_as`).
@@ -816,14 +856,20 @@ mod tests {
                 }
             }
             let (mut queue, mut marks) = (vec![0u64; words], vec![0u64; fixed_words(100)]);
+            let mut fixed_woken = vec![0u64; words];
             for k in crate::domain::ones(wake) {
                 let x = first + k;
-                let cells = std::cell::Cell::from_mut(&mut queue[..]).as_slice_of_cells();
-                wakeups.wake(cells, &mut marks, x, old[x], doms[x]);
+                let queue = Words::<true> {
+                    queue: Cell::from_mut(&mut queue[..]).as_slice_of_cells(),
+                    fixed_woken: Cell::from_mut(&mut fixed_woken[..]).as_slice_of_cells(),
+                };
+                wakeups.wake(queue, &mut marks, x, old[x], doms[x]);
             }
             let (mut block_queue, mut block_marks) =
                 (vec![0u64; words], vec![0u64; fixed_words(100)]);
+            let mut block_fixed_woken = vec![0u64; words];
             let cells = Cell::from_mut(&mut block_queue[..]).as_slice_of_cells();
+            let woken = Cell::from_mut(&mut block_fixed_woken[..]).as_slice_of_cells();
             let mut ctx = Untraced::new(
                 &mut doms,
                 &mut block_marks,
@@ -831,10 +877,17 @@ mod tests {
                 Lists::groups(&[]),
                 &NO_TAGS,
                 wakeups,
-                Words(cells),
+                Words::<true> {
+                    queue: cells,
+                    fixed_woken: woken,
+                },
             );
             ctx.wake_block(first, wake, moved, fixed);
-            assert_eq!((block_queue, block_marks), (queue, marks), "{first} + {n}");
+            assert_eq!(
+                (block_queue, block_marks, block_fixed_woken),
+                (queue, marks, fixed_woken),
+                "{first} + {n}"
+            );
         }
     }
 
@@ -891,8 +944,9 @@ mod tests {
             list: &[],
             wakes_open: &[],
         };
-        let mut queue = [0u64; 1];
+        let (mut queue, mut fixed_woken) = ([0u64; 1], [0u64; 1]);
         let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
+        let woken = Cell::from_mut(&mut fixed_woken[..]).as_slice_of_cells();
         let ctx = Untraced::new(
             &mut doms,
             &mut fixed,
@@ -900,7 +954,10 @@ mod tests {
             Lists::groups(&[]),
             &NO_TAGS,
             wakeups,
-            Words(cells),
+            Words::<true> {
+                queue: cells,
+                fixed_woken: woken,
+            },
         );
         for first in 0..200 {
             for n in 1..=64.min(200 - first) {

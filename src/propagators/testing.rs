@@ -104,20 +104,15 @@ pub(crate) fn record_in<R>(
         list: &[],
         wakes_open: &wakes_open,
     };
-    let mut queue = [0u64; 1];
-    let queue = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
+    let (mut queue, mut fixed_woken) = ([0u64; 1], [0u64; 1]);
+    let queue = Words {
+        queue: Cell::from_mut(&mut queue[..]).as_slice_of_cells(),
+        fixed_woken: Cell::from_mut(&mut fixed_woken[..]).as_slice_of_cells(),
+    };
     let mut seen = Prunings::default();
     let mut fixed = vec![0u64; crate::propagator::fixed_words(doms.len())];
     crate::propagator::fixed_bits(doms, &mut fixed);
-    let inner = Untraced::new(
-        doms,
-        &mut fixed,
-        state,
-        lists,
-        &NO_TAGS,
-        wakeups,
-        Words(queue),
-    );
+    let inner = Untraced::new(doms, &mut fixed, state, lists, &NO_TAGS, wakeups, queue);
     let mut ctx = Traced::new(inner, &mut seen);
     let result = run(&mut ctx);
     (result, seen.0)
@@ -228,11 +223,12 @@ pub(crate) fn run_traced_in<R>(
         wakes_open: &wakes_open,
     };
     let mut doms = doms.to_vec();
-    let mut queue = [0u64; 1];
+    let (mut queue, mut fixed_woken) = ([0u64; 1], [0u64; 1]);
     let mut fixed = vec![0u64; crate::propagator::fixed_words(doms.len())];
     crate::propagator::fixed_bits(&doms, &mut fixed);
     let result = {
         let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
+        let woken = Cell::from_mut(&mut fixed_woken[..]).as_slice_of_cells();
         let mut seen = Prunings::default();
         let inner = Untraced::new(
             &mut doms,
@@ -241,7 +237,10 @@ pub(crate) fn run_traced_in<R>(
             lists,
             &NO_TAGS,
             wakeups,
-            Words(cells),
+            Words {
+                queue: cells,
+                fixed_woken: woken,
+            },
         );
         run(&mut Traced::new(inner, &mut seen))
     };

@@ -574,22 +574,21 @@ mod tests {
             let mut fixed = vec![0u64; fixed_words(doms.len())];
             fixed_bits(&doms, &mut fixed);
             let (mut queue, mut words) = (vec![0u64; self.words], [state]);
+            let mut fixed_woken = vec![0u64; self.words];
             let mut seen = Seen::default();
             let any = AnyPropagator::AllDifferentValue(*p);
             let result = {
                 let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
+                let woken = Cell::from_mut(&mut fixed_woken[..]).as_slice_of_cells();
+                let queued = Words {
+                    queue: cells,
+                    fixed_woken: woken,
+                };
                 let (doms, fixed, words) = (&mut doms, &mut fixed, &mut words[..]);
                 match (how, cells) {
                     (How::Traced, _) => {
-                        let inner = Untraced::new(
-                            doms,
-                            fixed,
-                            words,
-                            lists,
-                            &NO_TAGS,
-                            wakeups,
-                            Words(cells),
-                        );
+                        let inner =
+                            Untraced::new(doms, fixed, words, lists, &NO_TAGS, wakeups, queued);
                         p.run(&mut Traced::new(inner, &mut seen))
                     }
                     (_, [word]) => {
@@ -610,13 +609,7 @@ mod tests {
                     }
                     (_, _) => {
                         let ctx = &mut Untraced::new(
-                            doms,
-                            fixed,
-                            words,
-                            lists,
-                            &NO_TAGS,
-                            wakeups,
-                            Words(cells),
+                            doms, fixed, words, lists, &NO_TAGS, wakeups, queued,
                         );
                         match how {
                             How::General => p.general(ctx),
