@@ -968,4 +968,64 @@ mod tests {
             }
         }
     }
+
+    #[test]
+    fn a_fixed_variable_marks_the_propagators_it_wakes_with_masks_and_with_lists() {
+        // Variable 0's subscribers: 3 and 70 to any change, 130 to bounds,
+        // 200 and 250 to fixed. Queues of 5 words woken from lists, of 4
+        // from masks, and (without rounds) of 4 that mark nothing.
+        let (changed, bounds, fixed): (&[u32], &[u32], &[u32]) = (&[3, 70], &[130], &[200, 250]);
+        let list: Vec<u32> = [changed, bounds, fixed].concat();
+        let ends = [0, 2, 3, 5];
+        let mut masks = [0u64; 3 * 4];
+        for (event, subscribers) in [changed, bounds, fixed].iter().enumerate() {
+            // Each bucket holds the subscribers of its event and the weaker.
+            for e in event..3 {
+                for &p in *subscribers {
+                    masks[e * 4 + p as usize / 64] |= 1 << (p % 64);
+                }
+            }
+        }
+        for (words, from_lists, rounds) in [(5, true, true), (4, false, true), (4, false, false)] {
+            let wakeups = Wakeups {
+                masks: if from_lists { &[] } else { &masks[..12] },
+                bounds: if from_lists { &ends } else { &[] },
+                list: if from_lists { &list } else { &[] },
+                wakes_open: &[],
+            };
+            for event in 0..3 {
+                let (mut queue, mut woken) = (vec![0u64; words], vec![0u64; words]);
+                let cells = Cell::from_mut(&mut queue[..]).as_slice_of_cells();
+                let marks = Cell::from_mut(&mut woken[..]).as_slice_of_cells();
+                if rounds {
+                    let q = Words::<true> {
+                        queue: cells,
+                        fixed_woken: marks,
+                    };
+                    wakeups.queue_event(q, 0, event);
+                } else {
+                    let q = Words::<false> {
+                        queue: cells,
+                        fixed_woken: &[],
+                    };
+                    wakeups.queue_event(q, 0, event);
+                }
+                let set = |ids: &[u32]| {
+                    let mut bits = vec![0u64; words];
+                    for &p in ids {
+                        bits[p as usize / 64] |= 1 << (p % 64);
+                    }
+                    bits
+                };
+                let woke: Vec<u32> = list[..ends[event + 1] as usize].to_vec();
+                assert_eq!(queue, set(&woke), "{words} words, event {event}");
+                let marked = if event == 2 && rounds {
+                    woke
+                } else {
+                    Vec::new()
+                };
+                assert_eq!(woken, set(&marked), "{words} words, event {event}");
+            }
+        }
+    }
 }
