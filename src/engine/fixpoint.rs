@@ -116,50 +116,42 @@ impl Running<'_> {
         let queue = Cell::from_mut(&mut *self.queue).as_slice_of_cells();
         let (wakeups, lists, tags) = (self.wakeups, self.lists, self.tags);
         let mut runs = 0;
-        // Rounds in the most costly class when the engine runs it so (see
-        // `Pop`).
-        let costly = (self.costly < self.props.len()).then_some(self.costly);
         let listed = Listed {
             queue,
             enabled: self.enabled,
         };
         let fixed_woken = Cell::from_mut(&mut *self.fixed_woken).as_slice_of_cells();
+        // Rounds in the most costly class when the engine runs it so (see
+        // `Pop`).
+        let rounds = (self.costly < self.props.len()).then_some(Rounds {
+            listed,
+            fixed_woken,
+            costly: self.costly,
+        });
+        let slots = self.props;
         let result = if O::PROPAGATION {
             let words = Words::<true> { queue, fixed_woken };
             let mut sink = Forward { observer };
             let inner = Untraced::new(doms, fixed, props, lists, tags, wakeups, words);
             let mut ctx = Traced::new(inner, &mut sink);
-            fixpoint_listed(
-                &mut ctx,
-                listed,
-                fixed_woken,
-                costly,
-                decision,
-                self.props,
-                &mut runs,
-            )
+            match rounds {
+                Some(rounds) => fixpoint(&mut ctx, rounds, decision, slots, &mut runs),
+                None => fixpoint(&mut ctx, listed, decision, slots, &mut runs),
+            }
         } else if let [word] = queue {
             let mut ctx = Untraced::new(doms, fixed, props, lists, tags, wakeups, OneWord(word));
-            fixpoint(&mut ctx, OneWord(word), decision, self.props, &mut runs)
-        } else if costly.is_some() {
+            fixpoint(&mut ctx, OneWord(word), decision, slots, &mut runs)
+        } else if let Some(rounds) = rounds {
             let words = Words::<true> { queue, fixed_woken };
             let mut ctx = Untraced::new(doms, fixed, props, lists, tags, wakeups, words);
-            fixpoint_listed(
-                &mut ctx,
-                listed,
-                fixed_woken,
-                costly,
-                decision,
-                self.props,
-                &mut runs,
-            )
+            fixpoint(&mut ctx, rounds, decision, slots, &mut runs)
         } else {
             let words = Words::<false> {
                 queue,
                 fixed_woken: &[],
             };
             let mut ctx = Untraced::new(doms, fixed, props, lists, tags, wakeups, words);
-            fixpoint(&mut ctx, listed, decision, self.props, &mut runs)
+            fixpoint(&mut ctx, listed, decision, slots, &mut runs)
         };
         *self.propagations += runs;
         if let Err(by) = result {
@@ -394,31 +386,6 @@ fn fixpoint<N: RunAs + RunSlot>(
             }
         }
         ctx.ran();
-    }
-}
-
-/// [`fixpoint`] on a queue of several words, or of one in a traced run:
-/// by rounds from propagator `costly` on when that is `Some` (see [`Pop`]).
-#[inline(always)]
-fn fixpoint_listed<N: RunAs + RunSlot>(
-    ctx: &mut N,
-    listed: Listed<'_>,
-    fixed_woken: &[Cell<u64>],
-    costly: Option<usize>,
-    decision: Option<(VarId, Domain)>,
-    props: &[Slot],
-    runs: &mut u64,
-) -> Result<(), ConstraintId> {
-    match costly {
-        Some(costly) => {
-            let rounds = Rounds {
-                listed,
-                fixed_woken,
-                costly,
-            };
-            fixpoint(ctx, rounds, decision, props, runs)
-        }
-        None => fixpoint(ctx, listed, decision, props, runs),
     }
 }
 
