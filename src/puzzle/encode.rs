@@ -295,28 +295,32 @@ impl Puzzle {
         // The labels once every constraint is posted, so that the model
         // makes room for them once: the clues' sentences, and two lines a
         // group (`group NAME: all different`, `group NAME: every house has
-        // one`, 48 bytes besides the names).
+        // one`).
+        const GROUP: &str = "group ";
+        const ALL_DIFFERENT: &str = ": all different";
+        const EVERY_HOUSE: &str = ": every house has one";
         let sentences: usize = (self.clues.iter())
             .filter_map(|c| c.label.as_ref())
             .map(String::len)
             .sum();
-        let groups: usize = self.groups.iter().map(|g| 2 * g.name.len() + 48).sum();
+        let fixed = 2 * GROUP.len() + ALL_DIFFERENT.len() + EVERY_HOUSE.len();
+        let groups: usize = self.groups.iter().map(|g| 2 * g.name.len() + fixed).sum();
         pm.model.reserve_labels(sentences + groups);
         let mut text = String::new();
         for (c, &origin) in pm.model.constraint_ids().zip(&pm.origins) {
             text.clear();
             let mut of_group = |g: usize, what: &str| {
-                text.push_str("group ");
+                text.push_str(GROUP);
                 text.push_str(&self.groups[g].name);
                 text.push_str(what);
             };
             let label = match origin {
                 Origin::AllDifferent(g) => {
-                    of_group(g, ": all different");
+                    of_group(g, ALL_DIFFERENT);
                     &text
                 }
                 Origin::EveryHouse(g) => {
-                    of_group(g, ": every house has one");
+                    of_group(g, EVERY_HOUSE);
                     &text
                 }
                 Origin::Clue(i) => match &self.clues[i].label {

@@ -727,8 +727,8 @@ impl Lexicon {
     }
 
     /// [`Lexicon::tokens`] a byte at a time: every word through
-    /// [`Lexicon::word`], as the tokenizer cut before it read eight bytes
-    /// at a time (the reference the tests compare it with).
+    /// [`Lexicon::word`], without the eight-byte path (the reference the
+    /// tests compare that path with).
     #[cfg(test)]
     fn tokens_by_byte(&mut self, text: &str, base: usize, out: &mut Vec<Token>) {
         out.clear();
