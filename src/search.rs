@@ -403,6 +403,25 @@ struct Frame {
     right: Branch,
 }
 
+/// The storage of the search options that keep some: restarts (the path,
+/// the nogoods, the schedule), probing (a scratch state) and dom/wdeg (the
+/// conflict weights). Boxed and made by the first search that uses one, so
+/// that a plain search neither lays it out nor drops it.
+#[derive(Debug, Clone, Default)]
+struct Extras {
+    /// The conflict weights, for [`VarOrder::DomWdeg`].
+    weights: Weights,
+    /// With [`SearchOptions::restarts`]: the decisions from the root to
+    /// the node being opened (empty otherwise).
+    path: Vec<Branch>,
+    /// The nogoods recorded at the restarts.
+    nogoods: Nogoods,
+    /// Where the search is in its restart schedule.
+    schedule: Schedule,
+    /// A state for [`SearchOptions::probe`]'s probes.
+    probes: Vec<u64>,
+}
+
 /// A decision with the values it keeps ([`Decision::keeps`]), worked out
 /// once, where the decision is made. The variable is its index alone (the
 /// model's tag makes it a [`VarId`] for an observer).
@@ -509,20 +528,12 @@ pub struct Solver {
     /// The open choices, innermost last: `states` holds `frames.len() + 1`
     /// levels in use.
     frames: Vec<Frame>,
-    /// The conflict weights, for [`VarOrder::DomWdeg`].
-    weights: Weights,
     /// The variable of the last failed left branch since the search
     /// started, for [`SearchOptions::last_conflict`].
     last_conflict: Option<u32>,
-    /// With [`SearchOptions::restarts`]: the decisions from the root to
-    /// the node being opened (empty otherwise).
-    path: Vec<Branch>,
-    /// The nogoods recorded at the restarts.
-    nogoods: Nogoods,
-    /// Where the search is in its restart schedule.
-    schedule: Schedule,
-    /// A state for [`SearchOptions::probe`]'s probes.
-    probes: Vec<u64>,
+    /// The storage of restarts, probing and dom/wdeg, made by the first
+    /// search that uses one of them (see [`Extras`]).
+    extras: Option<Box<Extras>>,
     next: Next,
     stats: Stats,
     started: Option<Instant>,
@@ -540,12 +551,8 @@ impl Solver {
             shared: None,
             states: Vec::new(),
             frames: Vec::new(),
-            weights: Weights::default(),
             last_conflict: None,
-            path: Vec::new(),
-            nogoods: Nogoods::default(),
-            schedule: Schedule::default(),
-            probes: Vec::new(),
+            extras: None,
             next: Next::Done(SearchStatus::Complete),
             stats: Stats::default(),
             started: None,
@@ -566,7 +573,9 @@ impl Solver {
         // holding them do not share (they hold `shared`, let go here).
         self.names.clone_from(model.names());
         self.shared = None;
-        self.weights.unload();
+        if let Some(extras) = &mut self.extras {
+            extras.weights.unload();
+        }
     }
 
     /// The engine, for reading domains or switching constraints on and off.
@@ -729,18 +738,28 @@ impl Solver {
         self.stats = Stats::default();
         self.root_failure = None;
         self.options = *options;
-        if options.var_order == VarOrder::DomWdeg {
-            self.weights.start(&self.engine);
-        }
         self.last_conflict = None;
-        // Only a search that restarts lays out the nogoods' storage.
-        if options.restarts.is_on() {
-            self.path.clear();
-            self.nogoods.start(self.engine.len());
-            self.schedule = Schedule::start(options.restarts);
+        let wdeg = options.var_order == VarOrder::DomWdeg;
+        // Made for a search that uses them; kept by one that does not (for
+        // the next that does), and cleared.
+        let extras = if wdeg || options.has_more() {
+            Some(&mut **self.extras.get_or_insert_default())
         } else {
-            self.nogoods.forget();
-            self.schedule = Schedule::default();
+            self.extras.as_deref_mut()
+        };
+        if let Some(extras) = extras {
+            if wdeg {
+                extras.weights.start(&self.engine);
+            }
+            // Only a search that restarts lays out the nogoods' storage.
+            if options.restarts.is_on() {
+                extras.path.clear();
+                extras.nogoods.start(self.engine.len());
+                extras.schedule = Schedule::start(options.restarts);
+            } else {
+                extras.nogoods.forget();
+                extras.schedule = Schedule::default();
+            }
         }
         self.started = options.time_limit.map(|_| Instant::now());
         self.next = Next::Visit {
@@ -817,12 +836,8 @@ impl Solver {
             stats,
             options,
             root_failure,
-            weights,
             last_conflict,
-            path,
-            nogoods,
-            schedule,
-            probes,
+            extras,
             ..
         } = self;
         let (current, run) = engine.running();
@@ -833,10 +848,8 @@ impl Solver {
             stats,
             root_failure,
             options,
-            weights,
             last_conflict,
-            nogoods,
-            probes,
+            extras: extras.as_deref_mut(),
             more,
         };
         // Where the level of the node being opened starts.
@@ -857,23 +870,10 @@ impl Solver {
                 };
                 at -= width;
                 (parent, decision, depth) = (Some(frame.node), Some(frame.right), frame.depth + 1);
-                if restarting {
-                    path.truncate(frame.depth as usize);
-                    path.push(frame.right);
-                    let failures = opener.stats.failures;
-                    // What this run refuted is recorded against the root's
-                    // state, from which the next run starts.
-                    if schedule.is_due(failures)
-                        && opener
-                            .nogoods
-                            .record(path, opener.run.domain_bits(&states[..width]))
-                    {
-                        schedule.restarted(opener.options.restarts, failures);
-                        frames.clear();
-                        path.clear();
-                        at = 0;
-                        (parent, decision, depth) = (None, None, 0);
-                    }
+                if restarting && opener.restart_due(&frame, &states[..width]) {
+                    frames.clear();
+                    at = 0;
+                    (parent, decision, depth) = (None, None, 0);
                 }
             }
             let state = &mut states[at..at + width];
@@ -926,7 +926,7 @@ impl Solver {
                 right: branch.negate(),
             });
             if restarting {
-                path.push(branch);
+                opener.follow(branch);
             }
             let up = at + width;
             if states.len() >= up + width {
@@ -968,10 +968,8 @@ impl Solver {
             stats: &mut self.stats,
             root_failure: &mut self.root_failure,
             options: &self.options,
-            weights: &mut self.weights,
             last_conflict: &mut self.last_conflict,
-            nogoods: &mut self.nogoods,
-            probes: &mut self.probes,
+            extras: self.extras.as_deref_mut(),
             more: self.options.has_more(),
         };
         opener.open(state, depth, decision, observer)
@@ -1023,10 +1021,10 @@ struct Opener<'s> {
     stats: &'s mut Stats,
     root_failure: &'s mut Option<ConstraintId>,
     options: &'s SearchOptions,
-    weights: &'s mut Weights,
     last_conflict: &'s mut Option<u32>,
-    nogoods: &'s mut Nogoods,
-    probes: &'s mut Vec<u64>,
+    /// The solver's [`Extras`]: there whenever an option that uses them
+    /// is on.
+    extras: Option<&'s mut Extras>,
     /// Whether restarts or probing are on: a node then has more to do
     /// after its propagation.
     more: bool,
@@ -1052,8 +1050,8 @@ impl Opener<'_> {
         let decision = decision.map(|b| (self.run.var_at(b.var as usize), b.keep));
         // One test a node when neither restarts nor probing is on.
         let more = self.more;
-        if more && self.nogoods.is_active() {
-            self.nogoods.before_node(&mut self.run, state);
+        if more {
+            self.before_node(state);
         }
         let failure = match self.run.propagate_after(state, decision, observer) {
             Err(by) => Some(Failure::Constraint(by)),
@@ -1076,10 +1074,14 @@ impl Opener<'_> {
             if id == 0 {
                 *self.root_failure = by;
             }
-            if self.options.var_order == VarOrder::DomWdeg {
+            if let Some(extras) = self
+                .extras
+                .as_deref_mut()
+                .filter(|_| self.options.var_order == VarOrder::DomWdeg)
+            {
                 match failure {
-                    Failure::Constraint(by) => self.weights.failed(by),
-                    Failure::Nogood(c) => self.weights.failed_vars(self.nogoods.vars_of(c)),
+                    Failure::Constraint(by) => extras.weights.failed(by),
+                    Failure::Nogood(c) => extras.weights.failed_vars(extras.nogoods.vars_of(c)),
                 }
             }
             return Opened::Failed(by);
@@ -1106,16 +1108,65 @@ impl Opener<'_> {
         id: u64,
         observer: &mut O,
     ) -> Result<(), Failure> {
-        if self.nogoods.is_active() {
-            self.nogoods.propagate(&mut self.run, state, observer)?;
+        let Some(extras) = self.extras.as_deref_mut() else {
+            return Ok(());
+        };
+        if extras.nogoods.is_active() {
+            extras.nogoods.propagate(&mut self.run, state, observer)?;
         }
         if self.options.probe && id == 0 {
-            let mut probes = std::mem::take(self.probes);
+            let mut probes = std::mem::take(&mut extras.probes);
             let probed = self.probe(state, &mut probes, observer);
-            *self.probes = probes;
+            if let Some(extras) = self.extras.as_deref_mut() {
+                extras.probes = probes;
+            }
             probed?;
         }
         Ok(())
+    }
+
+    /// Before a node's propagation, with restarts or probing on: the
+    /// nogoods note the parent's domains.
+    #[inline(never)]
+    fn before_node(&mut self, state: &mut [u64]) {
+        if let Some(extras) = self.extras.as_deref_mut() {
+            if extras.nogoods.is_active() {
+                extras.nogoods.before_node(&mut self.run, state);
+            }
+        }
+    }
+
+    /// With restarts on, the left branch `branch` taken: the path follows.
+    #[inline(never)]
+    fn follow(&mut self, branch: Branch) {
+        if let Some(extras) = self.extras.as_deref_mut() {
+            extras.path.push(branch);
+        }
+    }
+
+    /// On backtracking to the right branch of `frame`'s choice, with
+    /// restarts on: the path follows, and when the schedule says a restart
+    /// is due, what this run refuted is recorded as nogoods against the
+    /// root's state `root` (from which the next run starts); returns
+    /// whether the search restarts.
+    #[inline(never)]
+    fn restart_due(&mut self, frame: &Frame, root: &[u64]) -> bool {
+        let Some(extras) = self.extras.as_deref_mut() else {
+            return false;
+        };
+        extras.path.truncate(frame.depth as usize);
+        extras.path.push(frame.right);
+        let failures = self.stats.failures;
+        if extras.schedule.is_due(failures)
+            && extras
+                .nogoods
+                .record(&extras.path, self.run.domain_bits(root))
+        {
+            extras.schedule.restarted(self.options.restarts, failures);
+            extras.path.clear();
+            return true;
+        }
+        false
     }
 
     /// The left branch at the node whose state is `state`, or `None` when
@@ -1127,7 +1178,7 @@ impl Opener<'_> {
             &self.run,
             state,
             self.options.var_order,
-            self.weights,
+            self.extras.as_deref().map(|extras| &extras.weights),
             *self.last_conflict,
         )?;
         left_branch(var, d, self.options.value_order)
@@ -1170,7 +1221,7 @@ fn select_var(
     engine: &Running<'_>,
     state: &[u64],
     order: VarOrder,
-    weights: &Weights,
+    weights: Option<&Weights>,
     last_conflict: Option<u32>,
 ) -> Option<(VarId, Domain)> {
     let doms = engine.domain_bits(state);
@@ -1180,7 +1231,10 @@ fn select_var(
         }
     }
     let chosen = match order {
-        VarOrder::DomWdeg => weights::smallest_per_weight(doms, weights.of_vars()),
+        // (A search by dom/wdeg has its weights: `Solver::start` makes them.)
+        VarOrder::DomWdeg => {
+            weights::smallest_per_weight(doms, weights.map_or(&[], Weights::of_vars))
+        }
         VarOrder::FirstFail => first_fail(doms, engine.fixed_bits(state)),
         // Every domain is non-empty at a fixpoint: not fixed is two or more.
         VarOrder::InputOrder => doms.iter().position(|&d| !Domain::from_bits(d).is_fixed()),
@@ -1589,6 +1643,42 @@ mod tests {
             ff.sort_by(|a, b| a.values().cmp(b.values()));
             dw.sort_by(|a, b| a.values().cmp(b.values()));
             assert_eq!(dw, ff, "{n}-queens");
+        }
+    }
+
+    #[test]
+    fn one_solver_searches_under_each_option_as_a_new_one_whatever_it_searched_before() {
+        // The storage of restarts, probing and dom/wdeg is made by the
+        // first search that uses it and kept after: a search without them
+        // must neither see the nogoods, weights or restart count left by
+        // the one before, nor a search with them what a plain one left.
+        let (m, _) = parallel::tests::queens(7);
+        let plain = SearchOptions::default();
+        let options = [
+            SearchOptions::default()
+                .var_order(VarOrder::DomWdeg)
+                .restarts(Restarts::Geometric { first: 1 }),
+            plain,
+            SearchOptions::default().probe(true),
+            SearchOptions::default().restarts(Restarts::Luby { unit: 1 }),
+            SearchOptions::default().var_order(VarOrder::DomWdeg),
+            plain,
+        ];
+        let mut solver = Solver::new(&m);
+        for (k, options) in options.iter().enumerate() {
+            let reused = solver.all(options);
+            let mut fresh_solver = Solver::new(&m);
+            let fresh = fresh_solver.all(options);
+            assert_eq!(
+                (&reused.solutions, reused.stats, solver.restarts()),
+                (&fresh.solutions, fresh.stats, fresh_solver.restarts()),
+                "search {k}"
+            );
+            assert_eq!(
+                solver.restarts() > 0,
+                options.restarts.is_on(),
+                "search {k} restarts only with restarts on"
+            );
         }
     }
 

@@ -433,7 +433,9 @@ impl Solver {
     /// The restarts made by the current or last search (see
     /// [`SearchOptions::restarts`](super::SearchOptions::restarts)).
     pub fn restarts(&self) -> u64 {
-        self.schedule.runs()
+        self.extras
+            .as_ref()
+            .map_or(0, |extras| extras.schedule.runs())
     }
 }
 
