@@ -12,7 +12,6 @@
 //! * an all-different or each-value-held group has at most 64 variables, and
 //!   an all-different's shifted domains stay within `0..=63`.
 
-use std::cell::Cell;
 use std::fmt;
 use std::hash::BuildHasher;
 use std::ops::Range;
@@ -454,35 +453,14 @@ pub const MAX_STATE_WORDS: usize = 1 << 16;
 /// The most state words a model's user propagators may keep together.
 pub const MAX_MODEL_STATE_WORDS: usize = 1 << 20;
 
-/// Each model gets a distinct tag so its [`VarId`]s are told apart from
-/// another model's: the first tag of the next block of [`TAG_BLOCK`] that a
-/// thread takes.
+/// The tag the next model gets: each model has its own, so that its
+/// [`VarId`]s are told apart from another model's.
 static NEXT_MODEL: AtomicU32 = AtomicU32::new(0);
-
-/// How many tags a thread takes from [`NEXT_MODEL`] at once. A locked
-/// add costs as much as dozens of ordinary instructions, and a generator
-/// makes a model for every puzzle it tries: with a block a thread, one
-/// model in 1,024 pays it.
-const TAG_BLOCK: u32 = 1024;
-
-thread_local! {
-    /// The tags this thread has left: the next one and the end of its block
-    /// (equal when it has none).
-    static TAGS: Cell<(u32, u32)> = const { Cell::new((0, 0)) };
-}
 
 /// A tag no other model of this process has been given (until the `u32`
 /// tags wrap around, after four billion models).
 fn next_tag() -> u32 {
-    TAGS.with(|tags| {
-        let (mut next, mut end) = tags.get();
-        if next == end {
-            next = NEXT_MODEL.fetch_add(TAG_BLOCK, Ordering::Relaxed);
-            end = next.wrapping_add(TAG_BLOCK);
-        }
-        tags.set((next.wrapping_add(1), end));
-        next
-    })
+    NEXT_MODEL.fetch_add(1, Ordering::Relaxed)
 }
 
 /// Variables with their initial domains, and the constraints on them.
@@ -2161,8 +2139,8 @@ mod tests {
     use super::*;
 
     #[test]
-    fn models_on_several_threads_past_a_block_of_tags_all_have_their_own() {
-        let per_thread = TAG_BLOCK as usize + 10;
+    fn models_on_several_threads_all_have_their_own_tags() {
+        let per_thread = 1_100;
         let tags: Vec<u32> = std::thread::scope(|s| {
             let threads: Vec<_> = (0..3)
                 .map(|_| {
