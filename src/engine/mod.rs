@@ -131,8 +131,9 @@ pub struct Engine {
     /// With lists: propagator ids, grouped by variable and event as
     /// `wake_bounds` says.
     wake_list: Vec<u32>,
-    /// The engine's bitsets and subscriber masks, in one buffer (one
-    /// allocation a build). First [`BITSETS`] bitsets over propagator ids,
+    /// The engine's bitsets and subscriber masks, in one buffer: one
+    /// allocation a build, which earns its place on
+    /// `zebra/classic/build+all`. First [`BITSETS`] bitsets over propagator ids,
     /// `words` words each:
     /// 1. the queue (waiting to run);
     /// 2. the enabled propagators (a disabled one is never queued; derived
