@@ -403,14 +403,11 @@ struct Frame {
     right: Branch,
 }
 
-/// The storage of the search options that keep some: restarts (the path,
-/// the nogoods, the schedule), probing (a scratch state) and dom/wdeg (the
-/// conflict weights). Boxed and made by the first search that uses one, so
-/// that a plain search neither lays it out nor drops it.
+/// The storage of restarts (the path, the nogoods, the schedule) and
+/// probing (a scratch state). Boxed and made by the first search with
+/// either on, so that a plain search neither lays it out nor drops it.
 #[derive(Debug, Clone, Default)]
 struct Extras {
-    /// The conflict weights, for [`VarOrder::DomWdeg`].
-    weights: Weights,
     /// With [`SearchOptions::restarts`]: the decisions from the root to
     /// the node being opened (empty otherwise).
     path: Vec<Branch>,
@@ -528,11 +525,13 @@ pub struct Solver {
     /// The open choices, innermost last: `states` holds `frames.len() + 1`
     /// levels in use.
     frames: Vec<Frame>,
+    /// The conflict weights, for [`VarOrder::DomWdeg`].
+    weights: Weights,
     /// The variable of the last failed left branch since the search
     /// started, for [`SearchOptions::last_conflict`].
     last_conflict: Option<u32>,
-    /// The storage of restarts, probing and dom/wdeg, made by the first
-    /// search that uses one of them (see [`Extras`]).
+    /// The storage of restarts and probing, made by the first search with
+    /// either on (see [`Extras`]).
     extras: Option<Box<Extras>>,
     next: Next,
     stats: Stats,
@@ -551,6 +550,7 @@ impl Solver {
             shared: None,
             states: Vec::new(),
             frames: Vec::new(),
+            weights: Weights::default(),
             last_conflict: None,
             extras: None,
             next: Next::Done(SearchStatus::Complete),
@@ -573,9 +573,7 @@ impl Solver {
         // holding them do not share (they hold `shared`, let go here).
         self.names.clone_from(model.names());
         self.shared = None;
-        if let Some(extras) = &mut self.extras {
-            extras.weights.unload();
-        }
+        self.weights.unload();
     }
 
     /// The engine, for reading domains or switching constraints on and off.
@@ -739,18 +737,17 @@ impl Solver {
         self.root_failure = None;
         self.options = *options;
         self.last_conflict = None;
-        let wdeg = options.var_order == VarOrder::DomWdeg;
+        if options.var_order == VarOrder::DomWdeg {
+            self.weights.start(&self.engine);
+        }
         // Made for a search that uses them; kept by one that does not (for
         // the next that does), and cleared.
-        let extras = if wdeg || options.has_more() {
+        let extras = if options.has_more() {
             Some(&mut **self.extras.get_or_insert_default())
         } else {
             self.extras.as_deref_mut()
         };
         if let Some(extras) = extras {
-            if wdeg {
-                extras.weights.start(&self.engine);
-            }
             // Only a search that restarts lays out the nogoods' storage.
             if options.restarts.is_on() {
                 extras.path.clear();
@@ -836,6 +833,7 @@ impl Solver {
             stats,
             options,
             root_failure,
+            weights,
             last_conflict,
             extras,
             ..
@@ -848,6 +846,7 @@ impl Solver {
             stats,
             root_failure,
             options,
+            weights,
             last_conflict,
             extras: extras.as_deref_mut(),
             more,
@@ -968,6 +967,7 @@ impl Solver {
             stats: &mut self.stats,
             root_failure: &mut self.root_failure,
             options: &self.options,
+            weights: &mut self.weights,
             last_conflict: &mut self.last_conflict,
             extras: self.extras.as_deref_mut(),
             more: self.options.has_more(),
@@ -1021,9 +1021,9 @@ struct Opener<'s> {
     stats: &'s mut Stats,
     root_failure: &'s mut Option<ConstraintId>,
     options: &'s SearchOptions,
+    weights: &'s mut Weights,
     last_conflict: &'s mut Option<u32>,
-    /// The solver's [`Extras`]: there whenever an option that uses them
-    /// is on.
+    /// The solver's [`Extras`]: there whenever restarts or probing are on.
     extras: Option<&'s mut Extras>,
     /// Whether restarts or probing are on: a node then has more to do
     /// after its propagation.
@@ -1074,14 +1074,15 @@ impl Opener<'_> {
             if id == 0 {
                 *self.root_failure = by;
             }
-            if let Some(extras) = self
-                .extras
-                .as_deref_mut()
-                .filter(|_| self.options.var_order == VarOrder::DomWdeg)
-            {
+            if self.options.var_order == VarOrder::DomWdeg {
                 match failure {
-                    Failure::Constraint(by) => extras.weights.failed(by),
-                    Failure::Nogood(c) => extras.weights.failed_vars(extras.nogoods.vars_of(c)),
+                    Failure::Constraint(by) => self.weights.failed(by),
+                    // (Only the nogoods, kept in the extras, fail so.)
+                    Failure::Nogood(c) => {
+                        if let Some(extras) = &self.extras {
+                            self.weights.failed_vars(extras.nogoods.vars_of(c));
+                        }
+                    }
                 }
             }
             return Opened::Failed(by);
@@ -1178,7 +1179,7 @@ impl Opener<'_> {
             &self.run,
             state,
             self.options.var_order,
-            self.extras.as_deref().map(|extras| &extras.weights),
+            self.weights,
             *self.last_conflict,
         )?;
         left_branch(var, d, self.options.value_order)
@@ -1221,7 +1222,7 @@ fn select_var(
     engine: &Running<'_>,
     state: &[u64],
     order: VarOrder,
-    weights: Option<&Weights>,
+    weights: &Weights,
     last_conflict: Option<u32>,
 ) -> Option<(VarId, Domain)> {
     let doms = engine.domain_bits(state);
@@ -1231,10 +1232,7 @@ fn select_var(
         }
     }
     let chosen = match order {
-        // (A search by dom/wdeg has its weights: `Solver::start` makes them.)
-        VarOrder::DomWdeg => {
-            weights::smallest_per_weight(doms, weights.map_or(&[], Weights::of_vars))
-        }
+        VarOrder::DomWdeg => weights::smallest_per_weight(doms, weights.of_vars()),
         VarOrder::FirstFail => first_fail(doms, engine.fixed_bits(state)),
         // Every domain is non-empty at a fixpoint: not fixed is two or more.
         VarOrder::InputOrder => doms.iter().position(|&d| !Domain::from_bits(d).is_fixed()),
@@ -1648,10 +1646,11 @@ mod tests {
 
     #[test]
     fn one_solver_searches_under_each_option_as_a_new_one_whatever_it_searched_before() {
-        // The storage of restarts, probing and dom/wdeg is made by the
-        // first search that uses it and kept after: a search without them
-        // must neither see the nogoods, weights or restart count left by
-        // the one before, nor a search with them what a plain one left.
+        // The storage of restarts and probing is made by the first search
+        // that uses it and kept after, as are the dom/wdeg weights: a
+        // search without them must neither see the nogoods, weights or
+        // restart count left by the one before, nor a search with them
+        // what a plain one left.
         let (m, _) = parallel::tests::queens(7);
         let plain = SearchOptions::default();
         let options = [

@@ -425,9 +425,9 @@ impl Engine {
             } else {
                 (1u64 << (n % 64)) - 1
             };
-            // Enabled, wanted and subscribed; the queue and the woken by a
-            // fixed variable stay empty.
-            for set in 1..=3 {
+            // Enabled, wanted and subscribed (the sets between the queue
+            // and the woken by a fixed variable, which stay empty).
+            for set in 1..FIXED_WOKEN {
                 self.bits[set * words + w] = all;
             }
         }

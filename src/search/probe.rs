@@ -57,9 +57,7 @@ impl Opener<'_> {
                         continue;
                     };
                     if self.options.var_order == VarOrder::DomWdeg {
-                        if let Some(extras) = self.extras.as_deref_mut() {
-                            extras.weights.failed(by);
-                        }
+                        self.weights.failed(by);
                     }
                     // `x = v` has no solution: `x != v` at the root. With
                     // `v` its last value, the root has none.
