@@ -339,7 +339,7 @@ impl Engine {
         // Rounds only in a queue of several words, and only through
         // built-in propagators: a custom one's cost within its class is
         // unknown, and lowest first keeps one posted last (a sudoku's band
-        // intersections, far dearer a run than an all-different) waiting
+        // intersections, far more costly a run than an all-different) waiting
         // until the others settle.
         let built_in = |slot: &Slot| !matches!(slot.prop, AnyPropagator::Custom(_));
         self.costly = if self.words > 1 && self.props[costly..].iter().all(built_in) {
