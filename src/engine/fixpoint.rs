@@ -448,6 +448,20 @@ mod tests {
         queue
     }
 
+    /// The costly class from propagator 100 on, run by rounds over `queue`
+    /// (dropping those `enabled` lacks, when given) with `fixed_woken`.
+    fn rounds_from_100<'q>(
+        queue: &'q [Cell<u64>],
+        fixed_woken: &'q [Cell<u64>],
+        enabled: Option<&'q [u64]>,
+    ) -> Rounds<'q> {
+        Rounds {
+            listed: Listed { queue, enabled },
+            fixed_woken,
+            costly: 100,
+        }
+    }
+
     /// Pops `pops` propagators off `pop`, queuing the propagators `wakes`
     /// names in `queue` after the first pop of the propagator it pairs them
     /// with (as that propagator's run would), and those of `fixed` also in
@@ -489,15 +503,7 @@ mod tests {
         // next round); 110's run wakes 5, a cheaper one, which runs next.
         let none = queue_of(2, &[]);
         let queue = queue_of(2, &[3, 70, 101, 110, 120]);
-        let listed = Listed {
-            queue: &queue,
-            enabled: None,
-        };
-        let rounds = Rounds {
-            listed,
-            fixed_woken: &none,
-            costly: 100,
-        };
+        let rounds = rounds_from_100(&queue, &none, None);
         let wakes: &[(usize, &[usize])] = &[(101, &[105, 101, 100]), (110, &[5])];
         assert_eq!(
             popped(rounds, (&queue, &none), wakes, &[], 10),
@@ -521,15 +527,7 @@ mod tests {
         // variable: 115 goes first (the round of those is at 102), then
         // 100 (wrapping around), then the others' round from after 100.
         let (queue, woken) = (queue_of(2, &[101, 110, 120]), queue_of(2, &[]));
-        let listed = Listed {
-            queue: &queue,
-            enabled: None,
-        };
-        let rounds = Rounds {
-            listed,
-            fixed_woken: &woken,
-            costly: 100,
-        };
+        let rounds = rounds_from_100(&queue, &woken, None);
         let wakes: &[(usize, &[usize])] = &[(101, &[105, 115, 100])];
         assert_eq!(
             popped(rounds, (&queue, &woken), wakes, &[115, 100], 7),
@@ -543,15 +541,7 @@ mod tests {
         // 110 is queued but disabled (wake lists may queue it).
         let (queue, none) = (queue_of(2, &[101, 110, 120]), queue_of(2, &[]));
         let enabled = [u64::MAX, !(1 << (110 - 64))];
-        let listed = Listed {
-            queue: &queue,
-            enabled: Some(&enabled),
-        };
-        let rounds = Rounds {
-            listed,
-            fixed_woken: &none,
-            costly: 100,
-        };
+        let rounds = rounds_from_100(&queue, &none, Some(&enabled));
         assert_eq!(
             popped(rounds, (&queue, &none), &[], &[], 3),
             [101, 120, usize::MAX]

@@ -168,7 +168,8 @@ impl Wakeups<'_> {
         let b = &self.bounds[3 * i..3 * i + 4];
         for &p in &self.list[b[0] as usize..b[event + 1] as usize] {
             let (word, bit) = ((p >> 6) as usize, 1u64 << (p & 63));
-            or_into(queue, word, bit);
+            let q = &queue[word];
+            q.set(q.get() | bit);
             if let Some(woken) = fixed_woken.get(word).filter(|_| fixed) {
                 woken.set(woken.get() | bit);
             }
@@ -353,13 +354,6 @@ impl<const ROUNDS: bool> Queue for Words<'_, ROUNDS> {
 /// The event number of a variable's being fixed (see
 /// [`Wakeups::queue_event`]).
 const FIXED: usize = 2;
-
-/// Sets `bits` in word `word` of `words`.
-#[inline(always)]
-fn or_into(words: &[Cell<u64>], word: usize, bits: u64) {
-    let w = &words[word];
-    w.set(w.get() | bits);
-}
 
 /// The one interface through which the built-in propagators read and
 /// narrow domains.
