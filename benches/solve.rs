@@ -109,24 +109,6 @@ fn queens_counts(c: &mut Criterion) {
     group.finish();
 }
 
-/// A board of `michael404_multisize.json` by its id, with every `reveal`-th
-/// blank filled in from its stated solution (none for 0), and its box size.
-fn multisize_board(id: &str, reveal: usize) -> (usize, String) {
-    let data = common::load_json("sudoku/michael404_multisize.json");
-    let puzzle = data["puzzles"]
-        .as_array()
-        .expect("puzzles")
-        .iter()
-        .find(|p| p["id"] == id)
-        .unwrap_or_else(|| panic!("no board {id}"));
-    let text = |key: &str| puzzle[key].as_str().expect("a board").to_owned();
-    let line = match reveal {
-        0 => text("puzzle"),
-        step => common::reveal_every(step, &text("puzzle"), &text("solution")),
-    };
-    (puzzle["box"].as_u64().expect("box") as usize, line)
-}
-
 /// Engine build and search to exhaustion (every solution counted) of
 /// sudoku boards at both strengths, each unit with each-value-held (the
 /// model `tests/common`'s `sudoku_model` builds); the model is built once,
@@ -137,17 +119,20 @@ fn sudoku_strengths(group: &mut BenchmarkGroup<'_, WallTime>) {
         // The 17-clue board known as hard for brute force ("wiki17", from
         // Wikipedia's page on sudoku solving algorithms), which domain
         // all-different solves at the root.
-        ("wiki17", multisize_board("m404-9-hardToBruteForce", 0)),
-        ("16x16-hard1", multisize_board("m404-16-hard1", 0)),
+        (
+            "wiki17",
+            common::multisize_board("m404-9-hardToBruteForce", 0),
+        ),
+        ("16x16-hard1", common::multisize_board("m404-16-hard1", 0)),
         // As they are, the 25x25 and 36x36 boards take minutes: these have
         // a blank in 16 (in 20) filled from the stated solution.
         (
             "25x25-puzzel1-every-16th-revealed",
-            multisize_board("m404-25-puzzel1", 16),
+            common::multisize_board("m404-25-puzzel1", 16),
         ),
         (
             "36x36-puzzel1-every-20th-revealed",
-            multisize_board("m404-36-puzzel1", 20),
+            common::multisize_board("m404-36-puzzel1", 20),
         ),
     ];
     for (name, (size, line)) in boards {

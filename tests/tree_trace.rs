@@ -712,16 +712,8 @@ fn a_traced_search_runs_the_propagators_an_untraced_one_runs() {
     }
     // A 25x25 board, every other blank filled from its stated solution:
     // 150 units and over 300 givens, so the queue wakes from lists.
-    let boards = load_json("sudoku/michael404_multisize.json");
-    let board = boards["puzzles"]
-        .as_array()
-        .expect("puzzles")
-        .iter()
-        .find(|p| p["id"] == "m404-25-puzzel1")
-        .expect("the 25x25 board");
-    let text = |key: &str| board[key].as_str().expect("a board").to_owned();
-    let line = common::reveal_every(2, &text("puzzle"), &text("solution"));
-    let model = common::sudoku_model(5, &line).model;
+    let (size, line) = common::multisize_board("m404-25-puzzel1", 2);
+    let model = common::sudoku_model(size, &line).model;
     assert!(model.constraint_count() > 4 * 64, "wake lists");
     let options = SearchOptions::default();
     let plain = Solver::new(&model).solve(&options, Mode::All);

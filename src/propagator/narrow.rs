@@ -982,7 +982,7 @@ mod tests {
         }
         for (words, from_lists, rounds) in [(5, true, true), (4, false, true), (4, false, false)] {
             let wakeups = Wakeups {
-                masks: if from_lists { &[] } else { &masks[..12] },
+                masks: if from_lists { &[] } else { &masks },
                 bounds: if from_lists { &ends } else { &[] },
                 list: if from_lists { &list } else { &[] },
                 wakes_open: &[],

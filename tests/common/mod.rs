@@ -434,6 +434,24 @@ pub(crate) fn reveal_every(step: usize, puzzle: &str, solution: &str) -> String 
         .collect()
 }
 
+/// A board of `michael404_multisize.json` by its id, with every `reveal`-th
+/// blank filled in from its stated solution (none for 0), and its box size.
+pub(crate) fn multisize_board(id: &str, reveal: usize) -> (usize, String) {
+    let data = load_json("sudoku/michael404_multisize.json");
+    let puzzle = data["puzzles"]
+        .as_array()
+        .expect("puzzles")
+        .iter()
+        .find(|p| p["id"] == id)
+        .unwrap_or_else(|| panic!("no board {id}"));
+    let text = |key: &str| puzzle[key].as_str().expect("a board").to_owned();
+    let line = match reveal {
+        0 => text("puzzle"),
+        step => reveal_every(step, &text("puzzle"), &text("solution")),
+    };
+    (puzzle["box"].as_u64().expect("box") as usize, line)
+}
+
 /// N-queens with one variable a row (its queen's column, `0..n`) and three
 /// all-different constraints with offsets: columns `x_i`, diagonals
 /// `x_i + i` and anti-diagonals `x_i - i + (n - 1)`, the offsets keeping
